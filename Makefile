@@ -1,0 +1,57 @@
+# Layerfix: `make run` starts the product, `make test` runs every test.
+GO      ?= go
+BIN     := bin/layerfix
+VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+LDFLAGS := -s -w -X main.version=$(VERSION)
+SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: all build frontend run test test-go test-frontend test-e2e vet deps-test bench clean cross
+
+all: build
+
+frontend/node_modules/.package-lock.json: frontend/package-lock.json frontend/package.json
+	cd frontend && npm ci --no-audit --no-fund --loglevel=error
+	@touch $@
+
+# The Vite build replaces the committed placeholder frontend/dist/index.html;
+# git is told not to report that file as changed.
+frontend: frontend/node_modules/.package-lock.json
+	cd frontend && npm run build
+	@git update-index --skip-worktree frontend/dist/index.html 2>/dev/null || true
+
+build: frontend
+	CGO_ENABLED=1 $(GO) build -trimpath -ldflags "$(LDFLAGS)" -o $(BIN) .
+
+run: build
+	./$(BIN)
+
+# Debian's Chromium for the browser tests (never a downloaded browser).
+deps-test:
+	@command -v chromium >/dev/null 2>&1 || { echo "installing chromium with apt"; \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium >/dev/null; }
+
+vet:
+	$(GO) vet ./...
+	@test -z "$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go' -not -path './frontend/*'))" || { echo "gofmt needed:"; gofmt -l .; exit 1; }
+
+# Store tests also run on PostgreSQL when Debian's server is installed.
+test-go:
+	scripts/with-postgres.sh $(GO) test -race -count=1 ./...
+
+test-frontend: frontend/node_modules/.package-lock.json
+	cd frontend && npm run typecheck && npm test
+
+test-e2e: build deps-test
+	cd frontend && LAYERFIX_BIN=$(CURDIR)/$(BIN) npm run e2e
+
+test: build vet test-go test-frontend test-e2e
+
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem ./ai/ ./server/
+
+# Static binaries for a Pi or a NAS (needs the matching C cross compilers).
+cross: frontend
+	CGO_ENABLED=1 GOOS=linux GOARCH=arm64 CC=aarch64-linux-gnu-gcc $(GO) build -trimpath -ldflags "$(LDFLAGS)" -o bin/layerfix-linux-arm64 .
+
+clean:
+	rm -rf bin frontend/node_modules frontend/test-results

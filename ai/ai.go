@@ -1,0 +1,106 @@
+// Package ai turns a description of a failed 3D print into a diagnosis:
+// a summary, prioritized steps and additional tips. The built-in Engine
+// works offline from an embedded knowledge base; other analyzers (Gemini)
+// implement the same Analyzer interface.
+package ai
+
+import (
+	"context"
+	"errors"
+)
+
+// Priorities of a step, most likely first.
+const (
+	PriorityHigh   = "high"
+	PriorityMedium = "medium"
+	PriorityLow    = "low"
+)
+
+// Categories are the issue categories of SPEC section 3, in display order.
+var Categories = []string{
+	"first-layer", "bed-adhesion", "stringing", "layer-quality", "support-issues",
+	"extrusion-issues", "mechanical-problems", "heating-issues", "calibration", "other",
+}
+
+// ValidCategory reports whether c is one of Categories.
+func ValidCategory(c string) bool {
+	for _, v := range Categories {
+		if v == c {
+			return true
+		}
+	}
+	return false
+}
+
+// Photo is one decoded, re-encoded image attached to a request.
+type Photo struct {
+	MIMEType string // "image/jpeg" or "image/png"
+	Data     []byte
+}
+
+// PastFix is a fix that worked before on the same printer (the issue log).
+type PastFix struct {
+	Category    string
+	Description string
+	StepTitles  []string // working recommendations the maker ticked
+	ResolvedAt  string   // human date, e.g. "12 March"
+}
+
+// Request is everything known about one failed print. Pointer fields are
+// nil when the maker did not give them.
+type Request struct {
+	Category         string
+	Description      string
+	Material         string
+	NozzleTemp       *float64 // °C
+	BedTemp          *float64 // °C
+	LayerHeight      *float64 // mm
+	PrintSpeed       *float64 // mm/s
+	Infill           *float64 // %
+	PrinterBrand     string   // free text: brand and/or model, e.g. "Creality Ender 3 V2"
+	PrinterModel     string   // free text, may be empty
+	NozzleSize       *float64 // mm
+	FilamentDiameter *float64 // mm
+	Photos           []Photo
+	History          []PastFix
+}
+
+// Step is one recommended action.
+type Step struct {
+	Title       string `json:"title"`
+	Description string `json:"description"`
+	Priority    string `json:"priority"`
+}
+
+// Result is the "AI result" of SPEC section 3 (troubleshootingData).
+type Result struct {
+	Summary        string   `json:"summary"`
+	Steps          []Step   `json:"steps"`
+	AdditionalTips []string `json:"additionalTips"`
+}
+
+// Analyzer produces a Result for a Request.
+type Analyzer interface {
+	Analyze(ctx context.Context, req Request) (*Result, error)
+}
+
+// ErrUnavailable wraps failures of a remote AI provider; the HTTP edge maps it
+// to 503 with a message naming the provider.
+var ErrUnavailable = errors.New("AI provider unavailable")
+
+// Candidate is a failure mode the built-in engine considers likely for a
+// request, with the facts it knows; other analyzers use it as grounding.
+type Candidate struct {
+	ID       string   `json:"id"`
+	Category string   `json:"category"`
+	Name     string   `json:"name"`
+	Summary  string   `json:"summary"`
+	Causes   []string `json:"causes"`
+	Fixes    []Step   `json:"fixes"` // with the request's own numbers filled in
+	Score    float64  `json:"score"`
+}
+
+// Grounder ranks the knowledge base's failure modes for a request.
+type Grounder interface {
+	Candidates(req Request, n int) []Candidate
+}

@@ -1,0 +1,930 @@
+package ai
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"math"
+	"sort"
+	"strings"
+)
+
+// Engine is the built-in offline analyzer. It ranks the knowledge base's
+// failure modes by how well the description matches their terms (with
+// stemming and misspelling correction), uses the chosen category as a prior
+// and the print settings as signals, and turns the best modes' fixes plus
+// rules on the maker's own numbers into prioritized steps. It is safe for
+// concurrent use.
+type Engine struct {
+	kb    *knowledge
+	spell *speller
+
+	terms    map[string][]*termEntry // first token -> terms starting with it
+	phrases  []*phraseEntry
+	byPhrase map[string][]int // token -> phrases containing it
+	doc      map[string][]docPosting
+	idf      map[string]float64
+	rank     []int // position of each mode within its category
+}
+
+type termEntry struct {
+	mode     int
+	seq      []string
+	text     string
+	weight   float64
+	negative bool
+}
+
+type phraseEntry struct {
+	mode int
+	toks []string
+}
+
+type docPosting struct {
+	mode   int
+	weight float64
+}
+
+var (
+	_ Analyzer = (*Engine)(nil)
+	_ Grounder = (*Engine)(nil)
+)
+
+// Scoring weights. Description evidence dominates; the category is a prior
+// that decides between modes with similar evidence.
+const (
+	categoryPrior  = 0.8
+	signalScale    = 0.4
+	negativeWeight = 0.8
+	phraseWeight   = 1.2
+	docWeight      = 0.12
+	fuzzyFactor    = 0.85
+	maxSteps       = 7
+	minSteps       = 3
+	maxTips        = 6
+	maxGap         = 1 // words allowed inside a multi-word term
+	rankedModes    = 4 // modes whose fixes become steps
+	maxSummaryRune = 900
+	maxDescRune    = 1000
+)
+
+// fixDecay weights a mode's fixes in the order the knowledge base lists them.
+var fixDecay = []float64{1, 0.78, 0.62, 0.5, 0.42}
+
+// CategoryLabels are the display labels of Categories (SPEC section 3).
+var CategoryLabels = map[string]string{
+	"first-layer":         "First Layer Problems",
+	"bed-adhesion":        "Bed Adhesion & Warping",
+	"stringing":           "Stringing & Oozing",
+	"layer-quality":       "Layer Quality & Surface",
+	"support-issues":      "Support & Bridging",
+	"extrusion-issues":    "Extrusion Issues",
+	"mechanical-problems": "Mechanical Problems",
+	"heating-issues":      "Temperature & Heating",
+	"calibration":         "Calibration & Setup",
+	"other":               "Other / I Don't Know",
+}
+
+// NewEngine loads and validates the embedded knowledge base.
+func NewEngine() (*Engine, error) {
+	sub, err := fs.Sub(kbFiles, "kb")
+	if err != nil {
+		return nil, fmt.Errorf("open embedded kb: %w", err)
+	}
+	return newEngineFS(sub)
+}
+
+// newEngineFS builds an engine from a knowledge base laid out as in ai/kb.
+func newEngineFS(fsys fs.FS) (*Engine, error) {
+	kb, err := loadKnowledge(fsys)
+	if err != nil {
+		return nil, err
+	}
+	e := &Engine{
+		kb:       kb,
+		spell:    newSpeller(),
+		terms:    map[string][]*termEntry{},
+		byPhrase: map[string][]int{},
+		doc:      map[string][]docPosting{},
+		idf:      map[string]float64{},
+		rank:     make([]int, len(kb.modes)),
+	}
+	e.index()
+	return e, nil
+}
+
+// index precomputes everything a request needs: term postings with their
+// specificity, phrase postings, the spelling vocabulary and a bag of words
+// per mode.
+func (e *Engine) index() {
+	type key struct {
+		mode int
+		seq  string
+	}
+	seen := map[key]bool{}
+	df := map[string]int{}
+	var entries []*termEntry
+	perCategory := map[string]int{}
+	for mi, m := range e.kb.modes {
+		e.rank[mi] = perCategory[m.Category]
+		perCategory[m.Category]++
+		add := func(text string, negative bool) {
+			seq := tokens(text)
+			if len(seq) == 0 {
+				return
+			}
+			k := key{mi, strings.Join(seq, " ")}
+			if negative {
+				k.seq = "!" + k.seq
+			}
+			if seen[k] {
+				return
+			}
+			seen[k] = true
+			if !negative {
+				df[k.seq]++
+			}
+			entries = append(entries, &termEntry{mode: mi, seq: seq, text: text, negative: negative})
+			for _, t := range seq {
+				e.spell.add(t)
+			}
+		}
+		for _, t := range m.Terms {
+			add(t, false)
+		}
+		for _, t := range m.Negative {
+			add(t, true)
+		}
+		for _, p := range m.Phrases {
+			toks := uniq(tokens(p))
+			if len(toks) < 2 {
+				add(p, false)
+				continue
+			}
+			pi := len(e.phrases)
+			e.phrases = append(e.phrases, &phraseEntry{mode: mi, toks: toks})
+			for _, t := range toks {
+				e.byPhrase[t] = append(e.byPhrase[t], pi)
+				e.spell.add(t)
+			}
+		}
+	}
+	for _, te := range entries {
+		base := math.Min(1+0.6*float64(len(te.seq)-1), 2.5)
+		d := df[strings.Join(te.seq, " ")]
+		if te.negative || d < 1 {
+			d = 1
+		}
+		te.weight = base / math.Sqrt(float64(d))
+		e.terms[te.seq[0]] = append(e.terms[te.seq[0]], te)
+	}
+
+	// Bag of words over each mode's name, summary, causes and fix titles:
+	// weak evidence for descriptions that use none of the listed terms.
+	docs := make([]map[string]bool, len(e.kb.modes))
+	docDF := map[string]int{}
+	for mi, m := range e.kb.modes {
+		text := []string{m.Name, m.Summary}
+		text = append(text, m.Causes...)
+		text = append(text, m.Terms...)
+		for _, f := range m.Fixes {
+			text = append(text, f.Title)
+		}
+		set := map[string]bool{}
+		for _, t := range tokens(strings.Join(text, " . ")) {
+			if len(t) < 3 || isDigits(t) {
+				continue
+			}
+			set[t] = true
+		}
+		docs[mi] = set
+		for t := range set {
+			docDF[t]++
+		}
+	}
+	n := float64(len(e.kb.modes))
+	for t, d := range docDF {
+		e.idf[t] = math.Log(1 + n/float64(d))
+	}
+	for mi, set := range docs {
+		norm := math.Sqrt(float64(len(set)))
+		for t := range set {
+			e.doc[t] = append(e.doc[t], docPosting{mode: mi, weight: e.idf[t] / norm})
+		}
+	}
+}
+
+func uniq(list []string) []string {
+	seen := map[string]bool{}
+	out := list[:0:0]
+	for _, s := range list {
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// scored is one failure mode's score for a request.
+type scored struct {
+	mode     int
+	text     float64  // description evidence from terms and phrases
+	weak     float64  // bag-of-words evidence
+	total    float64  // everything
+	evidence []string // the maker's words that matched
+}
+
+type span struct{ start, end int }
+
+type termMatch struct {
+	te   *termEntry
+	span span
+	w    float64
+}
+
+// analysis is the state of one request.
+type analysis struct {
+	e      *Engine
+	req    *Request
+	facts  *facts
+	toks   []token
+	ranked []scored // best first
+}
+
+// prepare resolves the material and printer and ranks the modes.
+func (e *Engine) prepare(req *Request) *analysis {
+	a := &analysis{e: e, req: req, facts: e.facts(req)}
+	a.toks = e.spell.analyze(req.Description)
+	a.ranked = e.rankModes(req, a.toks, a.facts)
+	return a
+}
+
+func (e *Engine) facts(req *Request) *facts {
+	f := &facts{req: req, nozzle: defaultNozzle}
+	if req.NozzleSize != nil && *req.NozzleSize > 0 {
+		f.nozzle = *req.NozzleSize
+	}
+	f.mat = findMaterial(e.kb.materials, req.Material)
+	if f.mat == nil && strings.TrimSpace(req.Material) == "" {
+		f.mat = findMaterialInText(e.kb.materials, req.Description)
+	}
+	printerText := req.PrinterBrand + " " + req.PrinterModel
+	f.printer = findPrinter(e.kb.printers, printerText)
+	if f.printer != nil {
+		if f.printer.Extruder != "unknown" {
+			f.extruder = f.printer.Extruder
+		}
+		if f.printer.Motion != "unknown" {
+			f.motion = f.printer.Motion
+		}
+	}
+	if f.extruder == "" {
+		desc := strings.ToLower(req.Description + " " + printerText)
+		switch {
+		case strings.Contains(desc, "direct drive") || strings.Contains(desc, "direct-drive"):
+			f.extruder = "direct"
+		case strings.Contains(desc, "bowden"):
+			f.extruder = "bowden"
+		}
+	}
+	return f
+}
+
+// rankModes scores every mode and returns them best first.
+func (e *Engine) rankModes(req *Request, toks []token, f *facts) []scored {
+	n := len(e.kb.modes)
+	scores := make([]scored, n)
+	for i := range scores {
+		scores[i].mode = i
+	}
+
+	// Terms: every occurrence, then per mode the strongest non-overlapping set.
+	var matches []termMatch
+	for i, t := range toks {
+		for _, te := range e.terms[t.text] {
+			end, fuzzy, ok := matchSeq(toks, i, te.seq)
+			if !ok {
+				continue
+			}
+			w := te.weight
+			if fuzzy {
+				w *= fuzzyFactor
+			}
+			matches = append(matches, termMatch{te: te, span: span{i, end}, w: w})
+		}
+	}
+	sort.SliceStable(matches, func(i, j int) bool {
+		li, lj := matches[i].span.end-matches[i].span.start, matches[j].span.end-matches[j].span.start
+		if li != lj {
+			return li > lj
+		}
+		return matches[i].w > matches[j].w
+	})
+	used := map[int][]span{}
+	counted := map[*termEntry]bool{}
+	for _, m := range matches {
+		mi := m.te.mode
+		if counted[m.te] || overlaps(used[mi], m.span) {
+			continue
+		}
+		counted[m.te] = true
+		used[mi] = append(used[mi], m.span)
+		if m.te.negative {
+			scores[mi].total -= negativeWeight
+			continue
+		}
+		scores[mi].text += m.w
+		scores[mi].evidence = append(scores[mi].evidence, rawSpan(toks, m.span))
+	}
+
+	// Phrases: loose bag-of-words match, the best phrase of a mode counts.
+	if len(e.phrases) > 0 {
+		hits := map[int]int{}
+		seen := map[string]bool{}
+		for _, t := range toks {
+			if seen[t.text] {
+				continue
+			}
+			seen[t.text] = true
+			for _, pi := range e.byPhrase[t.text] {
+				hits[pi]++
+			}
+		}
+		best := map[int]float64{}
+		for pi, h := range hits {
+			p := e.phrases[pi]
+			frac := float64(h) / float64(len(p.toks))
+			if h >= 2 && frac >= 0.6 && frac*phraseWeight > best[p.mode] {
+				best[p.mode] = frac * phraseWeight
+			}
+		}
+		for mi, w := range best {
+			scores[mi].text += w
+		}
+	}
+
+	// Bag of words: weak evidence from names, summaries and causes.
+	seen := map[string]bool{}
+	for _, t := range toks {
+		if seen[t.text] {
+			continue
+		}
+		seen[t.text] = true
+		for _, p := range e.doc[t.text] {
+			scores[p.mode].weak += docWeight * p.weight
+		}
+	}
+
+	for i := range scores {
+		m := e.kb.modes[i]
+		s := &scores[i]
+		s.total += s.text + s.weak
+		inCategory := req.Category != "" && req.Category != "other" && m.Category == req.Category
+		if inCategory {
+			s.total += categoryPrior
+		}
+		scale := signalScale
+		if s.text == 0 && !inCategory {
+			scale = signalScale / 3
+		}
+		for _, sig := range m.Signals {
+			if f.holds(sig.When) {
+				s.total += scale * sig.Weight * (0.5 + f.severity(sig.When))
+			}
+		}
+		// Ties go to the mode listed first in its category.
+		s.total -= 0.001 * float64(e.rank[i])
+	}
+	sort.SliceStable(scores, func(i, j int) bool { return scores[i].total > scores[j].total })
+	return scores
+}
+
+// matchSeq matches a term's token sequence at toks[i], allowing maxGap extra
+// words inside it. It returns the end of the match (exclusive).
+func matchSeq(toks []token, i int, seq []string) (end int, fuzzy bool, ok bool) {
+	fuzzy = toks[i].fuzzy
+	j := i + 1
+	gaps := 0
+	for _, want := range seq[1:] {
+		found := false
+		for j < len(toks) {
+			if toks[j].text == want {
+				fuzzy = fuzzy || toks[j].fuzzy
+				j++
+				found = true
+				break
+			}
+			if gaps == maxGap {
+				break
+			}
+			gaps++
+			j++
+		}
+		if !found {
+			return 0, false, false
+		}
+	}
+	return j, fuzzy, true
+}
+
+func overlaps(spans []span, s span) bool {
+	for _, o := range spans {
+		if s.start < o.end && o.start < s.end {
+			return true
+		}
+	}
+	return false
+}
+
+func rawSpan(toks []token, s span) string {
+	parts := make([]string, 0, s.end-s.start)
+	for _, t := range toks[s.start:s.end] {
+		parts = append(parts, t.raw)
+	}
+	return strings.Join(parts, " ")
+}
+
+// candidateStep is a step with the score that orders it.
+type candidateStep struct {
+	step    Step
+	score   float64
+	mode    int // -1 for rule and history steps
+	history bool
+}
+
+// Analyze implements Analyzer.
+func (e *Engine) Analyze(ctx context.Context, req Request) (*Result, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	a := e.prepare(&req)
+	steps, rules := a.steps()
+	return &Result{
+		Summary:        a.summary(rules),
+		Steps:          steps,
+		AdditionalTips: a.tips(),
+	}, nil
+}
+
+// Candidates implements Grounder: the n most likely modes with their fixes,
+// the request's own numbers filled in.
+func (e *Engine) Candidates(req Request, n int) []Candidate {
+	a := e.prepare(&req)
+	if n > len(a.ranked) {
+		n = len(a.ranked)
+	}
+	out := make([]Candidate, 0, n)
+	for _, s := range a.ranked[:n] {
+		m := e.kb.modes[s.mode]
+		c := Candidate{
+			ID: m.ID, Category: m.Category, Name: m.Name, Summary: m.Summary,
+			Causes: append([]string(nil), m.Causes...),
+			Score:  math.Round(s.total*100) / 100,
+		}
+		for _, f := range a.modeFixes(s.mode) {
+			c.Fixes = append(c.Fixes, Step{Title: f.Title, Description: a.fixDescription(f), Priority: PriorityMedium})
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// modeFixes are a mode's fixes whose conditions hold.
+func (a *analysis) modeFixes(mi int) []kbFix {
+	m := a.e.kb.modes[mi]
+	out := make([]kbFix, 0, len(m.Fixes))
+	for _, f := range m.Fixes {
+		if a.facts.all(f.When) {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// fixDescription is a fix's description with the notes that apply to this
+// printer and material.
+func (a *analysis) fixDescription(f kbFix) string {
+	parts := []string{f.Description}
+	notes := a.facts.valueNotes(f.Values)
+	if len(notes) == 0 && strings.Contains(strings.ToLower(f.Title), "retract") {
+		switch a.facts.extruder {
+		case "bowden":
+			notes = append(notes, a.facts.extruderNote()+": Bowden retraction usually works at 4–6 mm and 40–50 mm/s.")
+		case "direct":
+			notes = append(notes, a.facts.extruderNote()+": direct-drive retraction usually works at 0.5–2 mm and 30–45 mm/s.")
+		}
+	}
+	for _, n := range notes {
+		parts = append(parts, sentence(n))
+	}
+	return truncateRunes(strings.Join(parts, " "), maxDescRune)
+}
+
+func sentence(s string) string {
+	s = strings.TrimSpace(s)
+	if s != "" && !strings.ContainsAny(s[len(s)-1:], ".!?") {
+		s += "."
+	}
+	return s
+}
+
+// steps builds the ordered steps and returns the rule steps that made it in.
+func (a *analysis) steps() ([]Step, []ruleStep) {
+	top := 0.0
+	if len(a.ranked) > 0 {
+		top = math.Max(a.ranked[0].total, 0)
+	}
+	if top == 0 {
+		top = 1
+	}
+	var cands []candidateStep
+	for r := 0; r < len(a.ranked) && r < rankedModes; r++ {
+		s := a.ranked[r]
+		if r > 0 && s.total <= 0 {
+			break
+		}
+		base := math.Max(s.total, 0.01)
+		for j, f := range a.modeFixes(s.mode) {
+			d := fixDecay[min(j, len(fixDecay)-1)]
+			cands = append(cands, candidateStep{
+				step:  Step{Title: f.Title, Description: a.fixDescription(f)},
+				score: base * d,
+				mode:  s.mode,
+			})
+		}
+	}
+
+	rules := a.facts.ruleSteps()
+	var covered []fixDirection
+	for _, r := range rules {
+		covered = append(covered, r.opposes)
+		score := a.ruleScore(r, top)
+		cands = append(cands, candidateStep{step: r.step, score: score, mode: -1})
+	}
+	if h := a.historyStep(); h != nil {
+		cands = append(cands, *h)
+	}
+
+	sort.SliceStable(cands, func(i, j int) bool {
+		if cands[i].history != cands[j].history {
+			return cands[i].history
+		}
+		return cands[i].score > cands[j].score
+	})
+	var out []Step
+	var keptRules []ruleStep
+	var keptKeys [][]string
+	best := 0.0
+	for _, c := range cands {
+		if len(out) >= maxSteps {
+			break
+		}
+		if c.mode >= 0 && coveredByRule(c.step.Title, covered) {
+			continue
+		}
+		if !c.history && best == 0 {
+			best = c.score
+		}
+		if len(out) >= minSteps && c.score < 0.3*best {
+			break
+		}
+		key := titleKey(c.step.Title)
+		if duplicateTitle(key, keptKeys) {
+			continue
+		}
+		keptKeys = append(keptKeys, key)
+		if c.mode < 0 && !c.history {
+			for _, r := range rules {
+				if r.step.Title == c.step.Title {
+					keptRules = append(keptRules, r)
+				}
+			}
+		}
+		c.step.Priority = priority(len(out), c.score, best, c.history)
+		c.step.Title = truncateRunes(c.step.Title, maxTitleLen)
+		out = append(out, c.step)
+	}
+	return out, keptRules
+}
+
+// ruleScore ranks a rule step by how much the likely modes care about the
+// setting it fixes: a mode that lists the rule's condition as a signal or a
+// fix condition, or whose fixes talk about the same setting, lifts it.
+func (a *analysis) ruleScore(r ruleStep, top float64) float64 {
+	best := 0.0
+	for i := 0; i < len(a.ranked) && i < rankedModes; i++ {
+		s := a.ranked[i]
+		if s.total <= 0 {
+			break
+		}
+		rel := a.e.relevance(s.mode, r)
+		best = math.Max(best, s.total*rel)
+	}
+	score := best * (0.8 + 0.5*r.severity)
+	floor := top * (0.15 + 0.2*r.severity)
+	return math.Max(score, floor)
+}
+
+// relevance (0–1) of a rule step to a mode.
+func (e *Engine) relevance(mi int, r ruleStep) float64 {
+	m := e.kb.modes[mi]
+	rel := 0.0
+	for _, s := range m.Signals {
+		if s.When == r.cond && s.Weight > 0 {
+			rel = math.Max(rel, math.Min(1, s.Weight/1.5))
+		}
+	}
+	for _, f := range m.Fixes {
+		for _, w := range f.When {
+			if w == r.cond {
+				rel = math.Max(rel, 0.9)
+			}
+		}
+		if rel < 0.5 {
+			for _, t := range tokens(f.Title) {
+				for _, c := range r.concept {
+					if strings.HasPrefix(t, c) {
+						rel = 0.5
+					}
+				}
+			}
+		}
+	}
+	return rel
+}
+
+// coveredByRule reports whether a mode fix changes a setting that a rule step
+// already sets from the maker's own numbers: the same advice is a duplicate
+// and the opposite advice is wrong for this request.
+func coveredByRule(title string, covered []fixDirection) bool {
+	d, ok := directionOf(title)
+	if !ok {
+		return false
+	}
+	for _, o := range covered {
+		if o.quantity != "" && o.quantity == d.quantity {
+			return true
+		}
+	}
+	return false
+}
+
+// titleKey is the set of content stems of a title, numbers left out.
+func titleKey(title string) []string {
+	var out []string
+	for _, t := range uniq(tokens(title)) {
+		if !strings.ContainsAny(t, "0123456789") && t != "c" && t != "mm" {
+			out = append(out, t)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// duplicateTitle reports whether key says nearly the same as a kept title.
+func duplicateTitle(key []string, kept [][]string) bool {
+	for _, k := range kept {
+		inter := 0
+		for _, t := range key {
+			if containsString(k, t) {
+				inter++
+			}
+		}
+		union := len(key) + len(k) - inter
+		if union == 0 || float64(inter)/float64(union) >= 0.6 {
+			return true
+		}
+	}
+	return false
+}
+
+func containsString(list []string, s string) bool {
+	for _, v := range list {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}
+
+func priority(pos int, score, best float64, history bool) string {
+	if pos == 0 || history {
+		return PriorityHigh
+	}
+	rel := score / best
+	switch {
+	case rel >= 0.7:
+		return PriorityHigh
+	case rel >= 0.4:
+		return PriorityMedium
+	}
+	return PriorityLow
+}
+
+// historyStep is the fix that worked on this printer for a similar problem.
+func (a *analysis) historyStep() *candidateStep {
+	if len(a.req.History) == 0 {
+		return nil
+	}
+	topMode := -1
+	if len(a.ranked) > 0 && a.ranked[0].text > 0 {
+		topMode = a.ranked[0].mode
+	}
+	mine := map[string]bool{}
+	for _, t := range a.toks {
+		mine[t.text] = true
+	}
+	bestSim, best := 0.0, -1
+	for i, h := range a.req.History {
+		if i >= 20 {
+			break
+		}
+		if len(h.StepTitles) == 0 || strings.TrimSpace(h.StepTitles[0]) == "" {
+			continue
+		}
+		sim := 0.0
+		if h.Category != "" && h.Category != "other" && h.Category == a.req.Category {
+			sim += 1
+		}
+		past := a.e.spell.analyze(h.Description)
+		overlap := 0.0
+		counted := map[string]bool{}
+		for _, t := range past {
+			if mine[t.text] && !counted[t.text] {
+				counted[t.text] = true
+				overlap += math.Min(a.e.idf[t.text], 2)
+			}
+		}
+		if overlap >= 2 {
+			sim += overlap / 2
+		}
+		if topMode >= 0 && sim < 1 {
+			pastReq := Request{Category: h.Category, Description: h.Description}
+			pr := a.e.rankModes(&pastReq, past, a.e.facts(&pastReq))
+			if len(pr) > 0 && pr[0].mode == topMode && pr[0].text > 0 {
+				sim += 1.5
+			}
+		}
+		if sim >= 1 && sim > bestSim {
+			bestSim, best = sim, i
+		}
+	}
+	if best < 0 {
+		return nil
+	}
+	h := a.req.History[best]
+	when := strings.TrimSpace(h.ResolvedAt)
+	if when == "" {
+		when = "an earlier date"
+	}
+	desc := fmt.Sprintf("This fixed a similar problem on this printer on %s", when)
+	if d := strings.TrimSpace(h.Description); d != "" {
+		desc += fmt.Sprintf(" (%q)", truncateRunes(d, 160))
+	}
+	desc += "."
+	if len(h.StepTitles) > 1 {
+		desc += " You also ticked: " + strings.Join(h.StepTitles[1:min(len(h.StepTitles), 4)], "; ") + "."
+	}
+	desc += " Check that it is still in place before changing anything else."
+	return &candidateStep{
+		step:    Step{Title: strings.TrimSpace(h.StepTitles[0]), Description: truncateRunes(desc, maxDescRune)},
+		score:   math.Inf(1),
+		mode:    -1,
+		history: true,
+	}
+}
+
+// summary says what the engine believes is happening and why.
+func (a *analysis) summary(rules []ruleStep) string {
+	var b strings.Builder
+	f := a.facts
+	if len(a.ranked) == 0 {
+		b.WriteString("The knowledge base is empty, so these are general checks.")
+	} else {
+		top := a.ranked[0]
+		m := a.e.kb.modes[top.mode]
+		if top.text > 0 {
+			fmt.Fprintf(&b, "This looks most like %s (%s). %s", lowerFirst(m.Name), CategoryLabels[m.Category], sentence(m.Summary))
+			if ev := uniq(top.evidence); len(ev) > 0 {
+				fmt.Fprintf(&b, " Your description mentions %s.", quoteList(ev, 4))
+			}
+		} else {
+			label := CategoryLabels[a.req.Category]
+			if label == "" || a.req.Category == "other" {
+				label = "your settings"
+			}
+			fmt.Fprintf(&b, "The description did not clearly match one failure mode, so the steps start with the most common causes for %s; the most likely is %s.",
+				label, lowerFirst(m.Name))
+		}
+	}
+	for i, r := range rules {
+		if i >= 2 {
+			break
+		}
+		first, _, _ := strings.Cut(r.step.Description, ". ")
+		b.WriteString(" " + sentence(first))
+	}
+	if note := f.extruderNote(); note != "" && f.printer != nil {
+		b.WriteString(" " + sentence(note))
+	}
+	var alts []string
+	if len(a.ranked) > 0 {
+		topScore := a.ranked[0].total
+		for _, s := range a.ranked[1:min(len(a.ranked), 3)] {
+			if s.text > 0 && s.total >= 0.5*topScore {
+				alts = append(alts, lowerFirst(a.e.kb.modes[s.mode].Name))
+			}
+		}
+	}
+	if len(alts) > 0 {
+		fmt.Fprintf(&b, " Also possible: %s.", strings.Join(alts, "; "))
+	}
+	if n := len(a.req.Photos); n > 0 {
+		if n == 1 {
+			b.WriteString(" The attached photo was not analysed: the offline engine works from your description and settings only.")
+		} else {
+			fmt.Fprintf(&b, " The %d attached photos were not analysed: the offline engine works from your description and settings only.", n)
+		}
+	}
+	return truncateRunes(strings.TrimSpace(b.String()), maxSummaryRune)
+}
+
+// tips collects material, mode and printer tips.
+func (a *analysis) tips() []string {
+	var out []string
+	add := func(s string) {
+		s = strings.TrimSpace(s)
+		if s == "" || len(out) >= maxTips {
+			return
+		}
+		for _, o := range out {
+			if strings.EqualFold(o, s) {
+				return
+			}
+		}
+		out = append(out, truncateRunes(s, maxTipLen))
+	}
+	if len(a.ranked) > 0 {
+		m := a.e.kb.modes[a.ranked[0].mode]
+		for i, t := range m.Tips {
+			if i < 2 {
+				add(t)
+			}
+		}
+	}
+	if mat := a.facts.mat; mat != nil {
+		tip := fmt.Sprintf("%s usually prints at %s on the nozzle and %s on the bed", mat.label(), fmtRange(mat.Nozzle, "°C"), fmtRange(mat.Bed, "°C"))
+		if mat.Fan != "" {
+			tip += ", part fan " + mat.Fan
+		}
+		tip += "."
+		if mat.Dry != "" && mat.Hygroscopic {
+			tip += " Dry it at " + mat.Dry + " before printing."
+		}
+		add(tip)
+		add(mat.Notes)
+	}
+	if len(a.ranked) > 1 && a.ranked[1].text > 0 {
+		m := a.e.kb.modes[a.ranked[1].mode]
+		if len(m.Tips) > 0 {
+			add(m.Tips[0])
+		}
+	}
+	if p := a.facts.printer; p != nil && p.Notes != "" {
+		add(p.Name + ": " + p.Notes)
+	}
+	add("Change one setting at a time and print a small test piece after each change, so you know which change fixed it.")
+	add("Write down the settings that worked (slicer profile name, temperatures, retraction) so the fix survives the next slicer update.")
+	return out
+}
+
+func lowerFirst(s string) string {
+	if len(s) < 2 || (s[1] >= 'A' && s[1] <= 'Z') {
+		return s // keep acronyms such as "PID" or "PTFE"
+	}
+	return strings.ToLower(s[:1]) + s[1:]
+}
+
+func quoteList(list []string, max int) string {
+	if len(list) > max {
+		list = list[:max]
+	}
+	q := make([]string, len(list))
+	for i, s := range list {
+		q[i] = fmt.Sprintf("%q", s)
+	}
+	return strings.Join(q, ", ")
+}
+
+func truncateRunes(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	cut := string(r[:n-1])
+	if i := strings.LastIndexByte(cut, ' '); i > n/2 {
+		cut = cut[:i]
+	}
+	return strings.TrimRight(cut, " ,;:") + "…"
+}

@@ -1,0 +1,133 @@
+package ai
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"maps"
+	"sync"
+	"time"
+)
+
+// Reason classes of a failed remote analysis, used in logs and counters.
+const (
+	ReasonTimeout      = "timeout"
+	ReasonRateLimited  = "rate_limited"
+	ReasonServerError  = "server_error"
+	ReasonBlocked      = "blocked"
+	ReasonInvalidReply = "invalid_reply"
+	ReasonClientError  = "client_error"
+	ReasonOther        = "other"
+)
+
+// ProviderError is a failed analysis by a remote AI provider. It wraps
+// ErrUnavailable and the cause, and its message names the provider, e.g.
+// "Gemini AI provider unavailable (timeout): ...".
+type ProviderError struct {
+	Provider string // "Gemini"
+	Reason   string // one of the Reason constants
+	Err      error
+}
+
+func (e *ProviderError) Error() string {
+	return fmt.Sprintf("%s AI provider unavailable (%s): %v", e.Provider, e.Reason, e.Err)
+}
+
+// Unwrap lets errors.Is find both ErrUnavailable and the cause.
+func (e *ProviderError) Unwrap() []error {
+	return []error{ErrUnavailable, e.Err}
+}
+
+// failureReason is the reason class of an error from a primary analyzer.
+func failureReason(err error) string {
+	var pe *ProviderError
+	switch {
+	case errors.As(err, &pe):
+		return pe.Reason
+	case errors.Is(err, context.DeadlineExceeded):
+		return ReasonTimeout
+	default:
+		return ReasonOther
+	}
+}
+
+// fallbackCounter counts primary failures by reason class.
+type fallbackCounter struct {
+	mu     sync.Mutex
+	counts map[string]int64
+}
+
+func (c *fallbackCounter) add(reason string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.counts == nil {
+		c.counts = make(map[string]int64)
+	}
+	c.counts[reason]++
+}
+
+func (c *fallbackCounter) snapshot() map[string]int64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return maps.Clone(c.counts)
+}
+
+var fallbacks fallbackCounter
+
+// FallbackCounts reports, per reason class, how many analyses the primary
+// analyzer of WithFallback failed since start: each was answered by the
+// fallback, or with an error when the fallback is off. The map is a copy.
+func FallbackCounts() map[string]int64 {
+	m := fallbacks.snapshot()
+	if m == nil {
+		m = map[string]int64{}
+	}
+	return m
+}
+
+type withFallback struct {
+	primary  Analyzer
+	fallback Analyzer
+	enabled  bool
+	log      *slog.Logger
+}
+
+// WithFallback returns an Analyzer that asks primary first. When primary
+// fails, it logs why, counts the reason (FallbackCounts) and returns
+// fallback's result; with enabled false it returns the failure instead, as
+// an error wrapping ErrUnavailable whose message names the Gemini AI
+// provider.
+func WithFallback(primary, fallback Analyzer, enabled bool, log *slog.Logger) Analyzer {
+	if log == nil {
+		log = slog.Default()
+	}
+	return &withFallback{primary: primary, fallback: fallback, enabled: enabled, log: log}
+}
+
+func (w *withFallback) Analyze(ctx context.Context, req Request) (*Result, error) {
+	start := time.Now()
+	res, err := w.primary.Analyze(ctx, req)
+	if err == nil {
+		return res, nil
+	}
+	reason := failureReason(err)
+	var pe *ProviderError
+	if !errors.As(err, &pe) {
+		err = &ProviderError{Provider: "Gemini", Reason: reason, Err: err}
+	}
+	fallbacks.add(reason)
+	if !w.enabled || w.fallback == nil {
+		w.log.Warn("AI analysis failed, fallback off",
+			"reason", reason, "error", err.Error(), "elapsed", time.Since(start))
+		return nil, err
+	}
+	w.log.Warn("AI analysis failed, using the built-in engine",
+		"reason", reason, "error", err.Error(), "elapsed", time.Since(start))
+	res, fbErr := w.fallback.Analyze(ctx, req)
+	if fbErr != nil {
+		w.log.Error("built-in engine failed after AI failure", "error", fbErr.Error())
+		return nil, fmt.Errorf("%w; fallback: %v", err, fbErr)
+	}
+	return res, nil
+}

@@ -1,0 +1,133 @@
+package ai
+
+import (
+	"io/fs"
+	"strings"
+	"testing"
+	"testing/fstest"
+)
+
+// TestRealKnowledgeBaseLoads is the feedback loop for the knowledge-base
+// writers: every embedded file must pass validation.
+func TestRealKnowledgeBaseLoads(t *testing.T) {
+	e, err := NewEngine()
+	if err != nil {
+		t.Fatalf("NewEngine: %v", err)
+	}
+	if len(e.kb.materials) < 10 || len(e.kb.printers) < 30 {
+		t.Errorf("materials %d, printers %d: want at least 10 and 30", len(e.kb.materials), len(e.kb.printers))
+	}
+	t.Logf("knowledge base: %d modes, %d materials, %d printers", len(e.kb.modes), len(e.kb.materials), len(e.kb.printers))
+}
+
+// TestRealKnowledgeBaseCoverage checks the issue's minimum: 60 modes over all
+// ten categories.
+func TestRealKnowledgeBaseCoverage(t *testing.T) {
+	e, err := NewEngine()
+	if err != nil {
+		t.Fatalf("NewEngine: %v", err)
+	}
+	perCategory := map[string]int{}
+	for _, m := range e.kb.modes {
+		perCategory[m.Category]++
+	}
+	for _, c := range Categories {
+		if perCategory[c] == 0 {
+			t.Errorf("category %s has no failure modes", c)
+		}
+	}
+	if len(e.kb.modes) < 60 {
+		t.Errorf("%d failure modes, want at least 60", len(e.kb.modes))
+	}
+}
+
+// realTables returns the embedded materials.json and printers.json, so
+// fixture knowledge bases only need their own modes.
+func realTables(t *testing.T) fstest.MapFS {
+	t.Helper()
+	m := fstest.MapFS{}
+	for _, name := range []string{"materials.json", "printers.json"} {
+		data, err := fs.ReadFile(kbFiles, "kb/"+name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m[name] = &fstest.MapFile{Data: data}
+	}
+	return m
+}
+
+const validMode = `{"id": "%s", "category": "stringing", "name": "Stringing", "summary": "Strings between parts.",
+ "terms": ["stringing", "strings", "hairs", "wisps"], "causes": ["Too little retraction"],
+ "fixes": [{"title": "Tune retraction", "description": "Test 0.5–2 mm."}, {"title": "Lower the temperature", "description": "By 5–10 °C."}],
+ "sources": [{"title": "Guide", "url": "https://example.com/guide"}]}`
+
+func TestKnowledgeBaseValidation(t *testing.T) {
+	good := strings.Replace(validMode, "%s", "good-mode", 1)
+	tests := []struct {
+		name  string
+		files map[string]string
+		want  []string // all must appear in the error
+	}{
+		{"valid", map[string]string{"modes/stringing.json": "[" + good + "]"}, nil},
+		{"duplicate id across files", map[string]string{
+			"modes/a.json": "[" + good + "]",
+			"modes/b.json": "[" + good + "]",
+		}, []string{"modes/b.json", `"good-mode"`, "duplicate id", "modes/a.json"}},
+		{"unknown category", map[string]string{"modes/x.json": "[" + strings.Replace(good, `"stringing", "name"`, `"strings", "name"`, 1) + "]"},
+			[]string{"modes/x.json", `"good-mode"`, `unknown category "strings"`}},
+		{"unknown condition", map[string]string{"modes/x.json": "[" + strings.Replace(good, `"description": "By 5–10 °C."`, `"description": "By 5–10 °C.", "when": ["nozzle_too_hot"]`, 1) + "]"},
+			[]string{`"good-mode"`, `unknown condition "nozzle_too_hot"`}},
+		{"unknown signal", map[string]string{"modes/x.json": "[" + strings.Replace(good, `"causes"`, `"signals": [{"when": "!bowdenn", "weight": 1}], "causes"`, 1) + "]"},
+			[]string{`unknown condition "!bowdenn"`}},
+		{"no sources", map[string]string{"modes/x.json": "[" + strings.Replace(good, `"sources": [{"title": "Guide", "url": "https://example.com/guide"}]`, `"sources": []`, 1) + "]"},
+			[]string{`"good-mode"`, "at least one source"}},
+		{"too few fixes", map[string]string{"modes/x.json": "[" + strings.Replace(good, `, {"title": "Lower the temperature", "description": "By 5–10 °C."}`, "", 1) + "]"},
+			[]string{"needs 2–5 fixes, has 1"}},
+		{"long title", map[string]string{"modes/x.json": "[" + strings.Replace(good, `"Tune retraction"`, `"`+strings.Repeat("x", 81)+`"`, 1) + "]"},
+			[]string{"fix 0 title is longer than 80 characters"}},
+		{"unknown field", map[string]string{"modes/x.json": "[" + strings.Replace(good, `"causes"`, `"fix": [], "causes"`, 1) + "]"},
+			[]string{"modes/x.json", `unknown field "fix"`}},
+		{"syntax error", map[string]string{"modes/x.json": "[\n" + good + ",\n]"},
+			[]string{"modes/x.json", "line 6"}},
+		{"few terms", map[string]string{"modes/x.json": "[" + strings.Replace(good, `"stringing", "strings", "hairs", "wisps"`, `"stringing"`, 1) + "]"},
+			[]string{"at least 4 terms, has 1"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			fsys := realTables(t)
+			for name, data := range tt.files {
+				fsys[name] = &fstest.MapFile{Data: []byte(data)}
+			}
+			_, err := newEngineFS(fsys)
+			if tt.want == nil {
+				if err != nil {
+					t.Fatalf("unexpected error: %v", err)
+				}
+				return
+			}
+			if err == nil {
+				t.Fatal("no error for a bad knowledge base")
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error %q does not mention %q", err, w)
+				}
+			}
+		})
+	}
+}
+
+func TestBadTablesRejected(t *testing.T) {
+	fsys := realTables(t)
+	fsys["printers.json"] = &fstest.MapFile{Data: []byte(`[{"id": "p", "names": ["p"], "extruder": "bowdn", "motion": "corexy"}]`)}
+	fsys["materials.json"] = &fstest.MapFile{Data: []byte(`[{"id": "pla", "names": ["pla"], "nozzle": [230, 200], "bed": [60, 60], "maxSpeed": 100}]`)}
+	_, err := newEngineFS(fsys)
+	if err == nil {
+		t.Fatal("no error for bad printers and materials")
+	}
+	for _, w := range []string{`printers.json: printer "p"`, `extruder "bowdn"`, `materials.json: material "pla"`, "nozzle must be"} {
+		if !strings.Contains(err.Error(), w) {
+			t.Errorf("error %q does not mention %q", err, w)
+		}
+	}
+}

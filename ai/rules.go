@@ -1,0 +1,486 @@
+package ai
+
+import (
+	"fmt"
+	"math"
+	"strings"
+)
+
+// Conditions and rules: what the engine derives from the maker's settings,
+// material and printer, and the steps that quote the maker's own numbers.
+
+// defaultNozzle is assumed when the nozzle size is unknown.
+const defaultNozzle = 0.4
+
+// referenceSpeed is the PLA speed (mm/s) of a stock bed-slinger that
+// materials' maxSpeed values are written against; a printer with a higher
+// maxSpeed scales them up.
+const referenceSpeed = 150
+
+// conditions lists every condition a mode may use in `when` and `signals`.
+var conditions = map[string]func(f *facts) bool{
+	"nozzle_temp_above_range": func(f *facts) bool { return f.mat != nil && f.num(f.req.NozzleTemp) > f.mat.Nozzle[1] },
+	"nozzle_temp_below_range": func(f *facts) bool {
+		return f.mat != nil && f.req.NozzleTemp != nil && *f.req.NozzleTemp > 0 && *f.req.NozzleTemp < f.mat.Nozzle[0]
+	},
+	"bed_temp_above_range": func(f *facts) bool { return f.mat != nil && f.num(f.req.BedTemp) > f.mat.Bed[1] },
+	"bed_temp_below_range": func(f *facts) bool {
+		return f.mat != nil && f.req.BedTemp != nil && *f.req.BedTemp < f.mat.Bed[0]
+	},
+	"bed_temp_zero":            func(f *facts) bool { return f.req.BedTemp != nil && *f.req.BedTemp == 0 },
+	"layer_height_over_nozzle": func(f *facts) bool { return f.num(f.req.LayerHeight) > 0.8*f.nozzle+1e-9 },
+	"layer_height_thin": func(f *facts) bool {
+		return f.req.LayerHeight != nil && *f.req.LayerHeight > 0 && *f.req.LayerHeight < 0.25*f.nozzle-1e-9
+	},
+	"speed_high":               func(f *facts) bool { return f.num(f.req.PrintSpeed) > f.speedLimit() },
+	"speed_low":                func(f *facts) bool { return f.req.PrintSpeed != nil && *f.req.PrintSpeed > 0 && *f.req.PrintSpeed < 20 },
+	"infill_low":               func(f *facts) bool { return f.req.Infill != nil && *f.req.Infill < 10 },
+	"infill_high":              func(f *facts) bool { return f.num(f.req.Infill) > 60 },
+	"material_hygroscopic":     func(f *facts) bool { return f.mat != nil && f.mat.Hygroscopic },
+	"material_flexible":        func(f *facts) bool { return f.mat != nil && f.mat.Flexible },
+	"material_warps":           func(f *facts) bool { return f.mat != nil && f.mat.Warps },
+	"material_needs_enclosure": func(f *facts) bool { return f.mat != nil && f.mat.Enclosure },
+	"material_abrasive":        func(f *facts) bool { return f.mat != nil && f.mat.Abrasive },
+	"bowden":                   func(f *facts) bool { return f.extruder == "bowden" },
+	"direct_drive":             func(f *facts) bool { return f.extruder == "direct" },
+	"bedslinger":               func(f *facts) bool { return f.motion == "bedslinger" || f.motion == "i3" },
+	"corexy":                   func(f *facts) bool { return f.motion == "corexy" },
+	"enclosed":                 func(f *facts) bool { return f.printer != nil && f.printer.Enclosed },
+	"has_photos":               func(f *facts) bool { return len(f.req.Photos) > 0 },
+}
+
+// knownCondition reports whether c (optionally prefixed with "!") is a condition.
+func knownCondition(c string) bool {
+	_, ok := conditions[strings.TrimPrefix(c, "!")]
+	return ok
+}
+
+// facts is what the engine knows about one request beyond its text.
+type facts struct {
+	req      *Request
+	mat      *material
+	printer  *printer
+	nozzle   float64 // mm
+	extruder string  // "bowden", "direct" or ""
+	motion   string  // "bedslinger", "i3", "corexy", "delta" or ""
+}
+
+func (f *facts) num(p *float64) float64 {
+	if p == nil {
+		return 0
+	}
+	return *p
+}
+
+// holds evaluates one condition; "!" negates, unknown inputs make it false
+// (and its negation true).
+func (f *facts) holds(c string) bool {
+	if neg, ok := strings.CutPrefix(c, "!"); ok {
+		return !f.holds(neg)
+	}
+	fn := conditions[c]
+	return fn != nil && fn(f)
+}
+
+// all reports whether every condition holds.
+func (f *facts) all(conds []string) bool {
+	for _, c := range conds {
+		if !f.holds(c) {
+			return false
+		}
+	}
+	return true
+}
+
+// severity (0–1) says how far off the setting behind a true condition is:
+// 0.5 for conditions that are simply true or false.
+func (f *facts) severity(c string) float64 {
+	r := f.req
+	switch c {
+	case "nozzle_temp_above_range":
+		return clamp01((f.num(r.NozzleTemp) - f.mat.Nozzle[1]) / 20)
+	case "nozzle_temp_below_range":
+		return clamp01((f.mat.Nozzle[0] - f.num(r.NozzleTemp)) / 20)
+	case "bed_temp_above_range":
+		return clamp01((f.num(r.BedTemp) - f.mat.Bed[1]) / 15)
+	case "bed_temp_below_range":
+		return clamp01((f.mat.Bed[0] - f.num(r.BedTemp)) / 15)
+	case "bed_temp_zero":
+		return 1
+	case "layer_height_over_nozzle":
+		return clamp01((f.num(r.LayerHeight)/f.nozzle - 0.8) / 0.2)
+	case "speed_high":
+		return clamp01(f.num(r.PrintSpeed)/f.speedLimit() - 1)
+	case "infill_low":
+		return clamp01((10 - f.num(r.Infill)) / 10)
+	}
+	return 0.5
+}
+
+// speedLimit is the highest print speed (mm/s) that is usual for the
+// material on this printer.
+func (f *facts) speedLimit() float64 {
+	limit := float64(referenceSpeed)
+	if f.mat != nil {
+		limit = f.mat.MaxSpeed
+	}
+	if f.printer != nil && f.printer.MaxSpeed > referenceSpeed {
+		limit *= f.printer.MaxSpeed / referenceSpeed
+	}
+	return limit
+}
+
+// materialName is the material as the maker should read it.
+func (f *facts) materialName() string {
+	if f.mat == nil {
+		return "this material"
+	}
+	return f.mat.label()
+}
+
+func (m *material) label() string {
+	if m.Label != "" {
+		return m.Label
+	}
+	return strings.ToUpper(m.ID)
+}
+
+// printerName is the printer as the maker should read it.
+func (f *facts) printerName() string {
+	if f.printer != nil && f.printer.Name != "" {
+		return f.printer.Name
+	}
+	return "your printer"
+}
+
+// findMaterial returns the material whose longest name occurs as a word in
+// text, or nil.
+func findMaterial(mats []*material, text string) *material {
+	text = strings.ToLower(text)
+	var best *material
+	bestLen := 0
+	for _, m := range mats {
+		for _, n := range m.Names {
+			if len(n) > bestLen && containsWord(text, n) {
+				best, bestLen = m, len(n)
+			}
+		}
+	}
+	return best
+}
+
+// findPrinter returns the printer with the longest name contained in text,
+// comparing letters and digits only ("Ender-3 V2" matches "ender 3 v2").
+// A model beats a generic brand entry whatever the lengths.
+func findPrinter(printers []*printer, text string) *printer {
+	c := compact(text)
+	if c == "" {
+		return nil
+	}
+	var best *printer
+	bestLen := 0
+	for _, p := range printers {
+		for _, n := range p.Names {
+			cn := compact(n)
+			l := len(cn)
+			if !p.Generic {
+				l += 1000
+			}
+			if l > bestLen && strings.Contains(c, cn) {
+				best, bestLen = p, l
+			}
+		}
+	}
+	return best
+}
+
+// ambiguousMaterialNames are material names that are also ordinary words or
+// too short to trust when found in a description rather than the material field.
+var ambiguousMaterialNames = toSet("pa pc pp pet flex flexible wood silk glow 95a cheetah tpe")
+
+// findMaterialInText looks for a material named in free text.
+func findMaterialInText(mats []*material, text string) *material {
+	text = strings.ToLower(text)
+	var best *material
+	bestLen := 0
+	for _, m := range mats {
+		for _, n := range m.Names {
+			if len(n) > bestLen && !ambiguousMaterialNames[n] && containsWord(text, n) {
+				best, bestLen = m, len(n)
+			}
+		}
+	}
+	return best
+}
+
+// ruleStep is a step built from the maker's own numbers. cond is the
+// condition it answers (modes that signal it make it rank higher); severity
+// (0–1) says how far off the setting is.
+type ruleStep struct {
+	cond     string
+	concept  []string // stems of fix titles that address the same setting
+	severity float64
+	step     Step
+	opposes  fixDirection // mode fixes advising the opposite are dropped
+}
+
+// fixDirection is a setting a fix title changes and which way.
+type fixDirection struct {
+	quantity string // "nozzle_temp", "bed_temp", "speed", "layer_height"
+	up       bool
+}
+
+func fmtNum(v float64) string {
+	if v == math.Trunc(v) {
+		return fmt.Sprintf("%.0f", v)
+	}
+	s := fmt.Sprintf("%.2f", v)
+	s = strings.TrimRight(s, "0")
+	return strings.TrimSuffix(s, ".")
+}
+
+func fmtRange(r []float64, unit string) string {
+	return fmt.Sprintf("%s–%s %s", fmtNum(r[0]), fmtNum(r[1]), unit)
+}
+
+func clamp01(v float64) float64 {
+	return math.Max(0, math.Min(1, v))
+}
+
+// ruleSteps returns the steps the request's own settings call for.
+func (f *facts) ruleSteps() []ruleStep {
+	var out []ruleStep
+	r := f.req
+	tempConcept := []string{"temperatur", "temp", "hotter", "cooler"}
+	if m := f.mat; m != nil && r.NozzleTemp != nil && *r.NozzleTemp > 0 {
+		t := *r.NozzleTemp
+		name, rng := m.label(), fmtRange(m.Nozzle, "°C")
+		switch {
+		case t > m.Nozzle[1]:
+			out = append(out, ruleStep{
+				cond: "nozzle_temp_above_range", concept: tempConcept, severity: f.severity("nozzle_temp_above_range"),
+				opposes: fixDirection{"nozzle_temp", true},
+				step: Step{
+					Title: fmt.Sprintf("Lower the nozzle temperature into the %s range (%s)", name, rng),
+					Description: fmt.Sprintf("%s °C is above the usual %s range of %s. Too hot plastic oozes, strings and sags, "+
+						"and can soften in the heat break. Print a temperature tower from %s °C down to %s °C in 5 °C steps and keep the coolest value that still bonds layers well.",
+						fmtNum(t), name, rng, fmtNum(m.Nozzle[1]), fmtNum(m.Nozzle[0])),
+				},
+			})
+		case t < m.Nozzle[0]:
+			out = append(out, ruleStep{
+				cond: "nozzle_temp_below_range", concept: tempConcept, severity: f.severity("nozzle_temp_below_range"),
+				opposes: fixDirection{"nozzle_temp", false},
+				step: Step{
+					Title: fmt.Sprintf("Raise the nozzle temperature into the %s range (%s)", name, rng),
+					Description: fmt.Sprintf("%s °C is below the usual %s range of %s. Too cold plastic under-extrudes, grinds the filament "+
+						"and gives weak layer bonding. Print a temperature tower from %s °C to %s °C in 5 °C steps; at high speed use the upper end.",
+						fmtNum(t), name, rng, fmtNum(m.Nozzle[0]), fmtNum(m.Nozzle[1])),
+				},
+			})
+		}
+	}
+	if m := f.mat; m != nil && r.BedTemp != nil {
+		t := *r.BedTemp
+		name, rng := m.label(), fmtRange(m.Bed, "°C")
+		switch {
+		case t > m.Bed[1]:
+			out = append(out, ruleStep{
+				cond: "bed_temp_above_range", concept: []string{"bed"}, severity: f.severity("bed_temp_above_range"),
+				opposes: fixDirection{"bed_temp", true},
+				step: Step{
+					Title: fmt.Sprintf("Lower the bed temperature into the %s range (%s)", name, rng),
+					Description: fmt.Sprintf("A %s °C bed is above the usual %s range of %s. A bed that is too hot keeps the first layers soft: "+
+						"they bulge out (elephant's foot) and parts can stick or deform. Try %s °C.",
+						fmtNum(t), name, rng, fmtNum((m.Bed[0]+m.Bed[1])/2)),
+				},
+			})
+		case t < m.Bed[0]:
+			out = append(out, ruleStep{
+				cond: "bed_temp_below_range", concept: []string{"bed"}, severity: f.severity("bed_temp_below_range"),
+				opposes: fixDirection{"bed_temp", false},
+				step: Step{
+					Title: fmt.Sprintf("Raise the bed temperature into the %s range (%s)", name, rng),
+					Description: fmt.Sprintf("A %s °C bed is below the usual %s range of %s. A cold bed lets the first layer shrink and lift at the corners. "+
+						"Set %s °C and let the bed soak for 5 minutes before printing.",
+						fmtNum(t), name, rng, fmtNum((m.Bed[0]+m.Bed[1])/2)),
+				},
+			})
+		}
+	}
+	if lh := f.num(r.LayerHeight); lh > 0.8*f.nozzle+1e-9 {
+		maxLH := 0.8 * f.nozzle
+		out = append(out, ruleStep{
+			cond: "layer_height_over_nozzle", concept: []string{"layer", "height"}, severity: f.severity("layer_height_over_nozzle"),
+			opposes: fixDirection{"layer_height", true},
+			step: Step{
+				Title: fmt.Sprintf("Reduce the layer height to %s mm or less", fmtNum(math.Floor(maxLH*100)/100)),
+				Description: fmt.Sprintf("%s mm layers are %.0f %% of the %s mm nozzle. Above about 80 %% of the nozzle diameter the nozzle can no longer "+
+					"press each line onto the one below, so layers bond poorly and the hotend struggles to melt enough plastic. Use %s–%s mm layers with this nozzle, or fit a larger nozzle.",
+					fmtNum(lh), 100*lh/f.nozzle, fmtNum(f.nozzle), fmtNum(math.Round(f.nozzle*25)/100), fmtNum(math.Floor(maxLH*100)/100)),
+			},
+		})
+	}
+	if s := f.num(r.PrintSpeed); s > 0 && s > f.speedLimit() {
+		limit := f.speedLimit()
+		mat := "this material"
+		if f.mat != nil {
+			mat = f.mat.label()
+		}
+		out = append(out, ruleStep{
+			cond: "speed_high", concept: []string{"speed", "slow"}, severity: f.severity("speed_high"),
+			opposes: fixDirection{"speed", true},
+			step: Step{
+				Title: fmt.Sprintf("Slow the print speed to %s mm/s or less", fmtNum(limit)),
+				Description: fmt.Sprintf("%s mm/s is faster than %s usually prints on %s (up to about %s mm/s). The hotend cannot melt plastic that fast, "+
+					"which shows as under-extrusion, weak layers and ringing. Print at %s mm/s, with outer walls at half that, and raise it again in 10 mm/s steps.",
+					fmtNum(s), mat, f.printerName(), fmtNum(limit), fmtNum(math.Round(limit*0.8))),
+			},
+		})
+	}
+	if m := f.mat; m != nil && m.Hygroscopic {
+		dry := m.Dry
+		if dry == "" {
+			dry = "the maker's drying temperature for 4–8 h"
+		}
+		out = append(out, ruleStep{
+			cond: "material_hygroscopic", concept: []string{"dry", "moistur", "wet"}, severity: 0.3,
+			step: Step{
+				Title: fmt.Sprintf("Dry the %s filament", m.label()),
+				Description: fmt.Sprintf("%s absorbs moisture from the air within days. Wet filament pops and hisses at the nozzle, strings, "+
+					"foams and gives rough, weak parts. Dry it at %s (filament dryer or oven with a thermometer) and print from a dry box.", m.label(), dry),
+			},
+		})
+	}
+	if m := f.mat; m != nil && m.Flexible && f.extruder == "bowden" {
+		out = append(out, ruleStep{
+			cond: "material_flexible", concept: []string{"flexibl", "tpu", "slow"}, severity: 0.6,
+			step: Step{
+				Title: fmt.Sprintf("Print %s slowly on the Bowden extruder (15–25 mm/s)", m.label()),
+				Description: fmt.Sprintf("%s has a Bowden extruder: soft %s compresses in the long tube, so it buckles, tangles at the extruder gear and strings. "+
+					"Print at 15–25 mm/s, retract at most 1–2 mm slowly (20 mm/s) or not at all, and make sure the tube sits tight against the nozzle.",
+					capitalize(f.printerName()), m.label()),
+			},
+		})
+	}
+	if m := f.mat; m != nil && m.Enclosure && !(f.printer != nil && f.printer.Enclosed) {
+		out = append(out, ruleStep{
+			cond: "material_needs_enclosure", concept: []string{"enclos", "draft"}, severity: 0.5,
+			step: Step{
+				Title:       fmt.Sprintf("Enclose the printer for %s and stop drafts", m.label()),
+				Description: fmt.Sprintf("%s shrinks a lot as it cools; on an open printer the upper layers cool fast, pull on the lower ones and crack or lift. Print inside an enclosure (a cardboard box or tent works) at 40–50 °C air, away from windows and fans, with the part fan at 0–20 %%.", m.label()),
+			},
+		})
+	}
+	if inf := r.Infill; inf != nil && *inf < 10 {
+		out = append(out, ruleStep{
+			cond: "infill_low", concept: []string{"infill", "top"}, severity: f.severity("infill_low"),
+			step: Step{
+				Title:       "Raise infill to 15–20 % and add top layers",
+				Description: fmt.Sprintf("%s %% infill leaves long unsupported spans under the top surface, which sags and shows holes (pillowing). Use 15–20 %% infill and at least 5 top layers (about 1 mm of top shell).", fmtNum(*inf)),
+			},
+		})
+	}
+	return out
+}
+
+// retractionNote says which retraction range fits the printer's extruder.
+func (f *facts) extruderNote() string {
+	switch f.extruder {
+	case "bowden":
+		return fmt.Sprintf("%s has a Bowden extruder", capitalize(f.printerName()))
+	case "direct":
+		return fmt.Sprintf("%s has a direct-drive extruder", capitalize(f.printerName()))
+	}
+	return ""
+}
+
+func capitalize(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// valueFor returns the part of a fix's values map that applies to this
+// request: the extruder type, motion system, enclosure and material.
+func (f *facts) valueNotes(values map[string]string) []string {
+	if len(values) == 0 {
+		return nil
+	}
+	var notes []string
+	add := func(key, prefix string) {
+		if v, ok := values[key]; ok {
+			notes = append(notes, prefix+v)
+		}
+	}
+	switch f.extruder {
+	case "direct":
+		who := "a direct-drive extruder"
+		if f.printer != nil {
+			who = fmt.Sprintf("the direct-drive extruder of %s", f.printerName())
+		}
+		if _, ok := values["direct"]; ok {
+			add("direct", fmt.Sprintf("For %s: ", who))
+		} else {
+			add("direct_drive", fmt.Sprintf("For %s: ", who))
+		}
+	case "bowden":
+		who := "a Bowden extruder"
+		if f.printer != nil {
+			who = fmt.Sprintf("the Bowden extruder of %s", f.printerName())
+		}
+		add("bowden", fmt.Sprintf("For %s: ", who))
+	}
+	switch {
+	case f.motion == "corexy":
+		add("corexy", "On a CoreXY printer: ")
+	case f.motion == "bedslinger" || f.motion == "i3":
+		add("bedslinger", "On a bed-slinger: ")
+	}
+	if f.printer != nil {
+		if f.printer.Enclosed {
+			add("enclosed", "In an enclosed printer: ")
+		} else {
+			add("open", "On an open printer: ")
+		}
+	}
+	if f.mat != nil {
+		add(f.mat.ID, fmt.Sprintf("For %s: ", f.mat.label()))
+	}
+	return notes
+}
+
+// directionOf classifies a fix title that raises or lowers a setting.
+func directionOf(title string) (fixDirection, bool) {
+	t := strings.ToLower(title)
+	var up bool
+	switch {
+	case hasAnyWord(t, "lower", "reduce", "decrease", "drop", "cut"):
+		up = false
+	case hasAnyWord(t, "raise", "increase", "higher", "hotter", "boost"):
+		up = true
+	default:
+		return fixDirection{}, false
+	}
+	switch {
+	case strings.Contains(t, "bed temp") || strings.Contains(t, "bed temperature"):
+		return fixDirection{"bed_temp", up}, true
+	case strings.Contains(t, "temp"):
+		return fixDirection{"nozzle_temp", up}, true
+	case strings.Contains(t, "layer height"):
+		return fixDirection{"layer_height", up}, true
+	case strings.Contains(t, "print speed"):
+		return fixDirection{"speed", up}, true
+	}
+	return fixDirection{}, false
+}
+
+func hasAnyWord(text string, ws ...string) bool {
+	for _, w := range ws {
+		if containsWord(text, w) {
+			return true
+		}
+	}
+	return false
+}

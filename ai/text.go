@@ -1,0 +1,357 @@
+package ai
+
+import (
+	"strings"
+	"unicode"
+)
+
+// Text handling for the built-in engine: descriptions and knowledge-base terms
+// go through the same pipeline (lower case, negations folded to "not", stop
+// words dropped, light stemming), so "won't stick", "wont stick" and
+// "doesn't stick" all become "not stick". Misspellings are corrected against
+// the knowledge base's own vocabulary with a small edit distance.
+
+// negations are folded into the single token "not".
+var negations = map[string]bool{
+	"dont": true, "doesnt": true, "didnt": true, "wont": true, "cant": true, "cannot": true,
+	"isnt": true, "arent": true, "wasnt": true, "werent": true, "couldnt": true, "wouldnt": true,
+	"shouldnt": true, "hasnt": true, "havent": true, "aint": true, "never": true, "not": true,
+}
+
+// stopWords carry no meaning for diagnosis and are dropped everywhere.
+var stopWords = toSet(`a an the is are was were be been being am it its it's i im ive me my mine
+we our you your yours he she they them their this that these those there here to of on in at by
+and or but so if then than as with for from into onto about just also some any very really quite
+pretty super extremely too much many lot lots bit kind sort do does did done have has had having
+can could would should will shall may might must get gets got getting what which who when where
+why how all each every both other again still even only own same such like seems seem seemed
+look looks looked ever already while after before during because`)
+
+// neverCorrect are common words that must not be "corrected" into a
+// knowledge-base term that happens to be one edit away.
+var neverCorrect = toSet(`after again alone along always another around asked based before being
+below better between bought could doing early either else enough every everything fine first
+found going good great happen happened happens having hello helps maybe might money more most
+never night other people place please point pretty quite right since small something start
+started still sure thank thanks there these thing things think those though three today tried
+trying until using want wanted where which while whole works would write years`)
+
+func toSet(words string) map[string]bool {
+	set := make(map[string]bool)
+	for _, w := range strings.Fields(words) {
+		set[strings.ReplaceAll(w, "'", "")] = true
+	}
+	return set
+}
+
+// words splits s into lower-case words of letters and digits. Apostrophes
+// are removed so that "won't" becomes "wont"; a decimal point inside a number
+// is kept ("0.2").
+func words(s string) []string {
+	var out []string
+	var b strings.Builder
+	flush := func() {
+		if b.Len() > 0 {
+			out = append(out, b.String())
+			b.Reset()
+		}
+	}
+	rs := []rune(s)
+	for i, r := range rs {
+		switch {
+		case unicode.IsLetter(r) || unicode.IsDigit(r):
+			b.WriteRune(unicode.ToLower(r))
+		case r == '\'' || r == '’' || r == '`':
+			// "won't" -> "wont"
+		case r == '.' && b.Len() > 0 && i+1 < len(rs) && unicode.IsDigit(rs[i+1]) && isDigits(b.String()):
+			b.WriteRune(r)
+		default:
+			flush()
+		}
+	}
+	flush()
+	return out
+}
+
+func isDigits(s string) bool {
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// stem reduces an English word to a crude stem. It only has to be consistent:
+// the same function is applied to the knowledge base and to descriptions.
+func stem(w string) string {
+	if len(w) <= 3 || isDigits(w) || strings.ContainsAny(w, "0123456789") {
+		return w
+	}
+	switch {
+	case strings.HasSuffix(w, "ies") && len(w) > 4:
+		w = w[:len(w)-3] + "y"
+	case strings.HasSuffix(w, "ied") && len(w) > 4:
+		w = w[:len(w)-3] + "y"
+	case strings.HasSuffix(w, "sses"):
+		w = w[:len(w)-2]
+	case strings.HasSuffix(w, "ness") && len(w) > 6:
+		w = w[:len(w)-4]
+	case strings.HasSuffix(w, "ings") && len(w) > 6 && hasVowel(w[:len(w)-4]):
+		w = w[:len(w)-4]
+	case strings.HasSuffix(w, "ing") && len(w) > 5 && hasVowel(w[:len(w)-3]):
+		w = w[:len(w)-3]
+	case strings.HasSuffix(w, "edly") && len(w) > 6:
+		w = w[:len(w)-4]
+	case strings.HasSuffix(w, "ly") && len(w) > 5:
+		w = w[:len(w)-2]
+	case strings.HasSuffix(w, "ed") && len(w) > 4 && !strings.HasSuffix(w, "eed") && hasVowel(w[:len(w)-2]):
+		w = w[:len(w)-2]
+	case strings.HasSuffix(w, "es") && len(w) > 4 && !strings.HasSuffix(w, "ses"):
+		w = w[:len(w)-1]
+	case strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") && !strings.HasSuffix(w, "us") && len(w) > 3:
+		w = w[:len(w)-1]
+	}
+	switch {
+	case strings.HasSuffix(w, "usion"):
+		w = w[:len(w)-4] + "d" // extrusion -> extrud
+	case strings.HasSuffix(w, "esion"):
+		w = w[:len(w)-3] + "r" // adhesion -> adher
+	case strings.HasSuffix(w, "ation") && len(w) > 7:
+		w = w[:len(w)-3] // calibration -> calibrat
+	case strings.HasSuffix(w, "tion") && len(w) > 6:
+		w = w[:len(w)-3] // retraction -> retract
+	case strings.HasSuffix(w, "ment") && len(w) > 7:
+		w = w[:len(w)-4]
+	}
+	if strings.HasSuffix(w, "y") && len(w) > 4 && !isVowel(w[len(w)-2]) {
+		w = w[:len(w)-1] // stringy -> string, wavy -> wav
+	}
+	if strings.HasSuffix(w, "e") && len(w) > 3 {
+		w = w[:len(w)-1] // ooze -> ooz, bridge -> bridg
+	}
+	// clogg -> clog, warpp -> warp
+	if n := len(w); n > 3 && w[n-1] == w[n-2] && !isVowel(w[n-1]) && w[n-1] != 's' {
+		w = w[:n-1]
+	}
+	return w
+}
+
+func hasVowel(s string) bool {
+	return strings.ContainsAny(s, "aeiouy")
+}
+
+func isVowel(c byte) bool {
+	return strings.IndexByte("aeiou", c) >= 0
+}
+
+// normWord maps one raw word to its token: negations become "not", stop
+// words become "" (dropped) and anything else is stemmed.
+func normWord(w string) string {
+	if negations[w] {
+		return "not"
+	}
+	if stopWords[w] {
+		return ""
+	}
+	return stem(w)
+}
+
+// token is one normalised word of a description.
+type token struct {
+	text  string
+	raw   string // the word as the maker wrote it
+	fuzzy bool   // corrected from a misspelling
+}
+
+// tokens normalises s without spelling correction (used for knowledge-base text).
+func tokens(s string) []string {
+	ws := words(s)
+	out := ws[:0]
+	for _, w := range ws {
+		if t := normWord(w); t != "" {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// speller corrects misspelled words against a vocabulary, SymSpell style:
+// every vocabulary key and its single-character deletions are indexed, so a
+// lookup costs a handful of map probes instead of a scan of the vocabulary.
+type speller struct {
+	vocab   map[string]bool     // stemmed tokens of the knowledge base
+	keys    map[string][]string // sound key -> stems
+	deletes map[string][]string // sound key with one character deleted -> stems
+}
+
+// soundKey folds common spelling variants: "ph" sounds like "f" and doubled
+// letters are collapsed, so "elefant" and "elephant", "spagetti" and
+// "spaghetti" share or nearly share a key.
+func soundKey(w string) string {
+	w = strings.ReplaceAll(w, "ph", "f")
+	w = strings.ReplaceAll(w, "ck", "k")
+	b := make([]byte, 0, len(w))
+	for i := 0; i < len(w); i++ {
+		if i > 0 && w[i] == w[i-1] {
+			continue
+		}
+		b = append(b, w[i])
+	}
+	return string(b)
+}
+
+func newSpeller() *speller {
+	return &speller{vocab: map[string]bool{}, keys: map[string][]string{}, deletes: map[string][]string{}}
+}
+
+func (s *speller) add(stemmed string) {
+	if s.vocab[stemmed] {
+		return
+	}
+	s.vocab[stemmed] = true
+	if len(stemmed) < 4 || isDigits(stemmed) {
+		return
+	}
+	k := soundKey(stemmed)
+	s.keys[k] = appendUnique(s.keys[k], stemmed)
+	for i := range k {
+		d := k[:i] + k[i+1:]
+		s.deletes[d] = appendUnique(s.deletes[d], stemmed)
+	}
+}
+
+func appendUnique(list []string, v string) []string {
+	for _, x := range list {
+		if x == v {
+			return list
+		}
+	}
+	return append(list, v)
+}
+
+// correct returns the vocabulary stem closest to the unknown raw word w and
+// true, or "" and false when there is no safe correction.
+func (s *speller) correct(raw, stemmed string) (string, bool) {
+	if len(raw) < 5 || neverCorrect[raw] || strings.ContainsAny(raw, "0123456789") {
+		return "", false
+	}
+	k := soundKey(stemmed)
+	if c := s.keys[k]; len(c) > 0 {
+		return c[0], true
+	}
+	best, bestDist := "", 3
+	consider := func(cands []string) {
+		for _, c := range cands {
+			if c[0] != stemmed[0] {
+				continue
+			}
+			d := editDistance(k, soundKey(c))
+			if d < bestDist || (d == bestDist && c < best) {
+				best, bestDist = c, d
+			}
+		}
+	}
+	// One deletion on either side covers insertions, deletions, substitutions
+	// and transpositions of one character.
+	consider(s.deletes[k])
+	for i := range k {
+		d := k[:i] + k[i+1:]
+		consider(s.keys[d])
+		consider(s.deletes[d])
+	}
+	limit := 1
+	if len(k) >= 8 {
+		limit = 2
+	}
+	if best == "" || bestDist > limit {
+		return "", false
+	}
+	return best, true
+}
+
+// editDistance is the optimal-string-alignment distance (Levenshtein plus
+// adjacent transpositions) between two short ASCII-ish strings.
+func editDistance(a, b string) int {
+	if a == b {
+		return 0
+	}
+	la, lb := len(a), len(b)
+	prev2 := make([]int, lb+1)
+	prev := make([]int, lb+1)
+	cur := make([]int, lb+1)
+	for j := 0; j <= lb; j++ {
+		prev[j] = j
+	}
+	for i := 1; i <= la; i++ {
+		cur[0] = i
+		for j := 1; j <= lb; j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				cur[j] = min(cur[j], prev2[j-2]+1)
+			}
+		}
+		prev2, prev, cur = prev, cur, prev2
+	}
+	return prev[lb]
+}
+
+// analyze turns a description into tokens, correcting words that are not in
+// the vocabulary when a close vocabulary word exists.
+func (s *speller) analyze(text string) []token {
+	ws := words(text)
+	out := make([]token, 0, len(ws))
+	for _, w := range ws {
+		t := normWord(w)
+		if t == "" {
+			continue
+		}
+		if s != nil && !s.vocab[t] {
+			if c, ok := s.correct(w, t); ok {
+				out = append(out, token{text: c, raw: w, fuzzy: true})
+				continue
+			}
+		}
+		out = append(out, token{text: t, raw: w})
+	}
+	return out
+}
+
+// containsWord reports whether name occurs in text (both lower case) with no
+// letter or digit directly before or after it.
+func containsWord(text, name string) bool {
+	for from := 0; from <= len(text)-len(name); {
+		i := strings.Index(text[from:], name)
+		if i < 0 {
+			return false
+		}
+		i += from
+		end := i + len(name)
+		before := i == 0 || !isAlnum(text[i-1])
+		after := end == len(text) || !isAlnum(text[end])
+		if before && after {
+			return true
+		}
+		from = i + 1
+	}
+	return false
+}
+
+func isAlnum(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c >= 'A' && c <= 'Z'
+}
+
+// compact keeps only letters and digits, lower case: "Ender-3 V2" -> "ender3v2".
+func compact(s string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(s) {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) || r == '+' {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}

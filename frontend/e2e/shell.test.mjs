@@ -1,0 +1,183 @@
+// End-to-end checks of the app shell against the real binary (issue 2).
+import assert from 'node:assert/strict';
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { launchBrowser, newPage } from './browser.mjs';
+import { startServer } from './server.mjs';
+
+const resultsDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'test-results');
+
+const TAGLINE = 'AI-powered 3D printer troubleshooting for makers worldwide';
+const FOOTER_LINKS = ['/privacy-policy', '/terms-of-service', '/pricing', '/features'];
+
+// Every route of SPEC section 2 with a text that proves the screen rendered.
+const ROUTES = [
+  ['/', null],
+  ['/preview', null],
+  ['/features', 'Fix Every Print'],
+  ['/pricing', 'Get Started Free'],
+  ['/privacy-policy', 'Privacy Policy'],
+  ['/terms-of-service', 'Terms of Service'],
+  ['/dashboard', null],
+  ['/login', null],
+  ['/report-issue', null],
+  ['/issues', null],
+  ['/troubleshooting-results', null],
+  ['/subscribe', null],
+  ['/share/e2e-missing-share', null],
+];
+
+async function expectShell(page, errors, url) {
+  const footer = page.locator('footer');
+  await footer.getByText(TAGLINE, { exact: true }).waitFor({ timeout: 15_000 });
+  for (const href of FOOTER_LINKS) {
+    const n = await footer.locator(`a[href$="${href}"]`).count();
+    assert.equal(n, 1, `${url}: footer link ${href}`);
+  }
+  assert.match(await footer.innerText(), new RegExp(`© ${new Date().getFullYear()} Layerfix`), `${url}: copyright`);
+  assert.equal(await page.getByText('404 Page Not Found').count(), 0, `${url}: unexpected 404 screen`);
+  assert.equal(await page.getByText('Something went wrong').count(), 0, `${url}: error screen`);
+  assert.deepEqual(errors.map(String), [], `${url}: uncaught page errors`);
+}
+
+describe('app shell', () => {
+  let server;
+  let browser;
+
+  before(async () => {
+    await mkdir(resultsDir, { recursive: true });
+    server = await startServer();
+    browser = await launchBrowser();
+  });
+
+  after(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  test('every spec route answers 200 with the app', async () => {
+    for (const [route] of ROUTES) {
+      const res = await fetch(server.baseURL + route);
+      assert.equal(res.status, 200, route);
+      assert.match(res.headers.get('content-type') ?? '', /text\/html/, route);
+      const html = await res.text();
+      assert.match(html, /<div id="root"><\/div>/, route);
+      assert.doesNotMatch(html, /<!--layerfix:head-->/, `${route}: runtime config not injected`);
+      assert.match(html, /id="layerfix-config"/, `${route}: runtime config`);
+    }
+  });
+
+  test('every spec route renders with the footer and no page errors', async () => {
+    const { page, errors } = await newPage(browser.context);
+    try {
+      for (const [route, text] of ROUTES) {
+        errors.length = 0;
+        await page.goto(server.baseURL + route, { waitUntil: 'load' });
+        if (text) await page.getByText(text).first().waitFor({ timeout: 15_000 });
+        await expectShell(page, errors, route);
+      }
+    } finally {
+      await page.close();
+    }
+  });
+
+  test('an unknown route shows the not-found screen', async () => {
+    const { page, errors } = await newPage(browser.context);
+    try {
+      await page.goto(`${server.baseURL}/no-such-page`);
+      await page.getByRole('heading', { name: '404 Page Not Found' }).waitFor({ timeout: 15_000 });
+      assert.equal(await page.getByText(/forget to add the page to the router/).count(), 1);
+      await page.locator('footer').getByText(TAGLINE).waitFor();
+      assert.deepEqual(errors.map(String), []);
+    } finally {
+      await page.close();
+    }
+  });
+
+  test('navigation links move between screens and highlight the current one', async () => {
+    const { page, errors } = await newPage(browser.context);
+    try {
+      await page.goto(`${server.baseURL}/features`);
+      const nav = page.getByRole('navigation', { name: 'Main' });
+      await nav.getByRole('link', { name: 'Pricing' }).click();
+      await page.waitForURL(/\/pricing$/);
+      await page.getByText('Get Started Free').first().waitFor();
+      assert.equal(await nav.getByRole('link', { name: 'Pricing' }).getAttribute('aria-current'), 'page');
+      assert.equal(await nav.getByRole('link', { name: 'Features' }).getAttribute('aria-current'), null);
+      await page.locator('footer').getByRole('link', { name: 'Privacy Policy' }).click();
+      await page.getByText('Last updated June 7, 2025').waitFor();
+      assert.deepEqual(errors.map(String), []);
+    } finally {
+      await page.close();
+    }
+  });
+
+  test('the pricing page shows the server prices and limits', async () => {
+    const pricing = await (await fetch(`${server.baseURL}/api/pricing`)).json();
+    const limits = await (await fetch(`${server.baseURL}/api/usage-limits`)).json();
+    const { page } = await newPage(browser.context);
+    try {
+      await page.goto(`${server.baseURL}/pricing`);
+      for (const { tier, amount } of pricing) {
+        const card = page.getByTestId(`plan-${tier}`);
+        const price = Number.isInteger(amount) ? `$${amount}` : `$${amount.toFixed(2)}`;
+        await card.getByTestId('plan-price').filter({ hasText: price }).waitFor({ timeout: 15_000 });
+        assert.match(await card.getByTestId('plan-limit').innerText(), new RegExp(`^${limits[tier].limit} issues`));
+      }
+    } finally {
+      await page.close();
+    }
+  });
+
+  test('the mobile menu opens at 390 px', async () => {
+    const { page, errors } = await newPage(browser.context, { width: 390, height: 844 });
+    try {
+      await page.goto(`${server.baseURL}/features`);
+      await page.getByRole('button', { name: 'Open menu' }).click();
+      const drawer = page.getByRole('navigation', { name: 'Mobile' });
+      await drawer.getByRole('link', { name: 'Pricing' }).click();
+      await page.waitForURL(/\/pricing$/);
+      assert.deepEqual(errors.map(String), []);
+    } finally {
+      await page.close();
+    }
+  });
+
+  test('screenshots and landing JS size', async () => {
+    const widths = [390, 1280];
+    for (const width of widths) {
+      for (const [route, name] of [
+        ['/', 'home'],
+        ['/features', 'features'],
+        ['/pricing', 'pricing'],
+      ]) {
+        const { page, errors } = await newPage(browser.context, { width, height: width < 600 ? 844 : 800 });
+        const scripts = [];
+        page.on('response', async (res) => {
+          if (res.request().resourceType() === 'script' && res.url().startsWith(server.origin)) {
+            scripts.push(res.body().then((b) => ({ url: res.url(), raw: b.length, gzip: gzipSync(b, { level: 9 }).length })));
+          }
+        });
+        try {
+          await page.goto(server.baseURL + route, { waitUntil: 'networkidle' });
+          await page.locator('footer').getByText(TAGLINE).waitFor();
+          await page.screenshot({ path: path.join(resultsDir, `${name}-${width}.png`), fullPage: true });
+          assert.deepEqual(errors.map(String), []);
+          if (route === '/' && width === 1280) {
+            const files = await Promise.all(scripts);
+            const gzip = files.reduce((n, f) => n + f.gzip, 0);
+            const raw = files.reduce((n, f) => n + f.raw, 0);
+            await writeFile(path.join(resultsDir, 'landing-js.json'), JSON.stringify({ raw, gzip, files }, null, 2));
+            console.log(`landing route JS: ${files.length} files, ${raw} bytes raw, ${gzip} bytes gzipped`);
+            assert.ok(files.length > 0);
+          }
+        } finally {
+          await page.close();
+        }
+      }
+    }
+  });
+});

@@ -1,0 +1,214 @@
+// The one HTTP client of the app. Transport rule (SPEC sections 7 and 8):
+// - JSON content type and body only when a body is sent;
+// - cookies always included;
+// - the current bearer token on every URL that starts with /api;
+// - any non-OK response throws Error(`${status}: ${bodyText || statusText}`).
+import { config } from '../config';
+import type {
+  ApiErrorBody,
+  CreateSubscriptionResponse,
+  Issue,
+  IssueInput,
+  PricingEntry,
+  Printer,
+  PrinterInput,
+  PublicUsage,
+  ResolveInput,
+  ShareResponse,
+  SharedResult,
+  Tier,
+  TroubleshootInput,
+  TroubleshootingResult,
+  UploadResponse,
+  UsageLimits,
+  UserProfile,
+} from './types';
+
+export type * from './types';
+
+let authToken: string | null = null;
+
+/** Sets the bearer token sent on /api requests (null when signed out). */
+export function setAuthToken(token: string | null): void {
+  authToken = token;
+}
+
+export function getAuthToken(): string | null {
+  return authToken;
+}
+
+/** An Error whose message is `${status}: ${body || statusText}`, with the parts kept. */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly body: string;
+
+  constructor(status: number, statusText: string, body: string) {
+    super(`${status}: ${body || statusText}`);
+    this.name = 'ApiError';
+    this.status = status;
+    this.body = body;
+  }
+
+  /** The parsed {"error":{...}} body, or null when the body is not that shape. */
+  get details(): ApiErrorBody['error'] | null {
+    try {
+      const parsed = JSON.parse(this.body) as Partial<ApiErrorBody>;
+      return parsed && typeof parsed.error === 'object' && parsed.error ? parsed.error : null;
+    } catch {
+      return null;
+    }
+  }
+}
+
+/** Prefixes the runtime base path to app-absolute URLs such as /api/pricing. */
+export function resolveUrl(url: string): string {
+  return url.startsWith('/') ? `${config.basePath}${url}` : url;
+}
+
+async function throwIfNotOk(res: Response): Promise<void> {
+  if (res.ok) return;
+  const text = await res.text().catch(() => '');
+  throw new ApiError(res.status, res.statusText, text);
+}
+
+export interface RequestOptions {
+  /** Extra headers; they win over the defaults. */
+  headers?: Record<string, string>;
+  signal?: AbortSignal;
+}
+
+/**
+ * Sends a request and returns the OK response. `data` is JSON-encoded unless
+ * it is FormData, which the browser encodes as multipart itself.
+ */
+export async function apiRequest(
+  method: string,
+  url: string,
+  data?: unknown,
+  options: RequestOptions = {},
+): Promise<Response> {
+  const headers: Record<string, string> = {};
+  let body: BodyInit | undefined;
+  if (data instanceof FormData) {
+    body = data;
+  } else if (data !== undefined) {
+    headers['Content-Type'] = 'application/json';
+    body = JSON.stringify(data);
+  }
+  if (url.startsWith('/api') && authToken) {
+    headers.Authorization = `Bearer ${authToken}`;
+  }
+  Object.assign(headers, options.headers);
+  const res = await fetch(resolveUrl(url), {
+    method,
+    headers,
+    body,
+    credentials: 'include',
+    signal: options.signal,
+  });
+  await throwIfNotOk(res);
+  return res;
+}
+
+/** GETs JSON. With on401 'returnNull' an HTTP 401 yields null instead of an error. */
+export async function getJson<T>(url: string, on401: 'throw' | 'returnNull' = 'throw'): Promise<T | null> {
+  const headers: Record<string, string> = {};
+  if (url.startsWith('/api') && authToken) {
+    headers.Authorization = `Bearer ${authToken}`;
+  }
+  const res = await fetch(resolveUrl(url), { headers, credentials: 'include' });
+  if (on401 === 'returnNull' && res.status === 401) return null;
+  await throwIfNotOk(res);
+  return (await res.json()) as T;
+}
+
+async function requestJson<T>(method: string, url: string, data?: unknown, options?: RequestOptions): Promise<T> {
+  const res = await apiRequest(method, url, data, options);
+  return (await res.json()) as T;
+}
+
+async function get<T>(url: string): Promise<T> {
+  return (await getJson<T>(url)) as T;
+}
+
+/** SWR fetcher: the key is the URL. */
+export const swrFetcher = <T>(url: string): Promise<T> => get<T>(url);
+
+// ---- Calls of SPEC section 7 ----
+
+export const getUserProfile = (): Promise<UserProfile> => get('/api/user/profile');
+
+/** Moves anonymous usage of this IP to the signed-in account. JSON type, no body. */
+export async function transferUsage(): Promise<void> {
+  await apiRequest('POST', '/api/transfer-usage', undefined, {
+    headers: { 'Content-Type': 'application/json' },
+  });
+}
+
+export const getUsageLimits = (): Promise<UsageLimits> => get('/api/usage-limits');
+
+/** The user's printers; any failure becomes an empty list (SPEC section 7). */
+export async function getPrinters(): Promise<Printer[]> {
+  try {
+    const list = await get<Printer[]>('/api/printers');
+    return Array.isArray(list) ? list : [];
+  } catch {
+    return [];
+  }
+}
+
+export const createPrinter = (input: PrinterInput): Promise<Printer> => requestJson('POST', '/api/printers', input);
+
+export async function updatePrinter(id: number, input: PrinterInput): Promise<void> {
+  await apiRequest('PUT', `/api/printers/${id}`, input);
+}
+
+export async function deletePrinter(id: number): Promise<void> {
+  await apiRequest('DELETE', `/api/printers/${id}`);
+}
+
+/** Uploads photos as repeated multipart 'images' fields. */
+export async function uploadImages(files: File[]): Promise<UploadResponse> {
+  const form = new FormData();
+  for (const f of files) form.append('images', f);
+  try {
+    return await requestJson<UploadResponse>('POST', '/api/upload-images', form);
+  } catch {
+    throw new Error('Failed to upload images');
+  }
+}
+
+export const createIssue = (input: IssueInput): Promise<Issue> => requestJson('POST', '/api/issues', input);
+
+export const getIssues = (): Promise<Issue[]> => get('/api/issues');
+
+export const getPublicUsage = (): Promise<PublicUsage> => get('/api/public-usage');
+
+/** Anonymous analysis. Errors keep the server body, e.g. 429 PUBLIC_USAGE_LIMIT_EXCEEDED. */
+export const troubleshoot = (input: TroubleshootInput): Promise<TroubleshootingResult> =>
+  requestJson('POST', '/api/troubleshoot', input);
+
+export const resolveIssue = (id: number, input: ResolveInput): Promise<Issue> =>
+  requestJson('PATCH', `/api/issues/${id}/resolve`, input);
+
+export const shareResults = (title: string, troubleshootingData: TroubleshootingResult): Promise<ShareResponse> =>
+  requestJson('POST', '/api/share-results', { title, troubleshootingData });
+
+export const getSharedResult = (shareId: string): Promise<SharedResult> =>
+  get(`/api/share/${encodeURIComponent(shareId)}`);
+
+export const getPricing = (): Promise<PricingEntry[]> => get('/api/pricing');
+
+export const createSubscription = (tier: Tier): Promise<CreateSubscriptionResponse> =>
+  requestJson('POST', '/api/create-subscription', { tier });
+
+export async function completeSubscription(setupIntentId: string): Promise<void> {
+  await apiRequest('POST', '/api/complete-subscription', { setupIntentId });
+}
+
+export const changeSubscription = (newTier: Tier): Promise<{ message: string }> =>
+  requestJson('POST', '/api/change-subscription', { newTier });
+
+export async function cancelSubscription(): Promise<void> {
+  await apiRequest('POST', '/api/cancel-subscription');
+}

@@ -1,0 +1,142 @@
+// Wire types of the JSON API (SPEC sections 3 and 7).
+
+export type Tier = 'free' | 'hobby' | 'pro' | 'farm';
+export type Priority = 'high' | 'medium' | 'low';
+export type IssueStatus = 'pending' | 'in-progress' | 'resolved';
+
+export interface TroubleshootingStep {
+  title: string;
+  description: string;
+  priority: Priority;
+}
+
+/** The AI result, stored as troubleshootingData / aiChecklist. */
+export interface TroubleshootingResult {
+  summary: string;
+  steps: TroubleshootingStep[];
+  additionalTips: string[];
+}
+
+export interface UserProfile {
+  id: number;
+  firebaseUid: string;
+  email: string;
+  displayName: string | null;
+  subscriptionStatus?: string | null;
+  subscriptionTier?: Tier | null;
+  monthlyUsage?: number;
+}
+
+export interface Printer {
+  id: number;
+  userId?: number;
+  name: string;
+  brand: string;
+  nozzleSize: number;
+  filamentDiameter?: number;
+  buildVolume?: string | null;
+  createdAt?: string;
+}
+
+export interface PrinterInput {
+  name: string;
+  brand: string;
+  nozzleSize: number;
+  buildVolume?: string | null;
+}
+
+export interface Issue {
+  id: number;
+  userId: number;
+  printerId: number | null;
+  category: string;
+  description: string;
+  material: string | null;
+  nozzleTemp: number | null;
+  bedTemp: number | null;
+  layerHeight: number | null;
+  printSpeed: number | null;
+  infill: number | null;
+  photoUrls: string[];
+  aiChecklist: TroubleshootingResult | null;
+  status: IssueStatus;
+  resolvedAt: string | null;
+  workingRecommendations: string[];
+  resolutionNotes: string | null;
+  createdAt: string;
+  printer?: { name: string; brand: string } | null;
+}
+
+export interface IssueInput {
+  printerId: number;
+  category: string;
+  description: string;
+  material: string | null;
+  nozzleTemp: number | null;
+  bedTemp: number | null;
+  layerHeight: number | null;
+  printSpeed: number | null;
+  infill: number | null;
+  photoUrls: string[];
+}
+
+export interface ResolveInput {
+  workingRecommendations: string[];
+  resolutionNotes: string;
+}
+
+export interface TroubleshootInput {
+  category: string;
+  description: string;
+  material: string | null;
+  nozzleTemp: number | null;
+  bedTemp: number | null;
+  layerHeight: number | null;
+  printSpeed: number | null;
+  infill: number | null;
+  printerBrand: string;
+  /** Base64 JPEG strings, downscaled to 800 px at quality 0.7. */
+  images: string[];
+  screenDimensions: { width: number; height: number };
+}
+
+export interface PricingEntry {
+  tier: Tier;
+  amount: number;
+}
+
+export interface PlanLimit {
+  name: string;
+  limit: number;
+}
+
+export type UsageLimits = Partial<Record<Tier, PlanLimit>>;
+
+export interface PublicUsage {
+  currentUsage: number;
+}
+
+export interface UploadResponse {
+  images: { url: string }[];
+}
+
+export interface ShareResponse {
+  shareId: string;
+}
+
+export interface SharedResult {
+  shareId: string;
+  title: string;
+  troubleshootingData: TroubleshootingResult;
+  createdAt: string;
+}
+
+export interface CreateSubscriptionResponse {
+  clientSecret?: string | null;
+  message?: string;
+}
+
+/** The JSON error body of every API error. */
+export interface ApiErrorBody {
+  error: { code: string; message: string; fields?: Record<string, string> };
+}

@@ -1,0 +1,40 @@
+import { Link as RouterLink } from 'react-router-dom';
+import Box from '@mui/material/Box';
+import Typography from '@mui/material/Typography';
+
+/** The layered "L" mark: three stacked extrusion lines. */
+export function LogoMark({ size = 32 }: { size?: number }) {
+  return (
+    <Box
+      component="svg"
+      viewBox="0 0 32 32"
+      aria-hidden="true"
+      sx={{ width: size, height: size, flexShrink: 0, display: 'block' }}
+    >
+      <rect width="32" height="32" rx="8" fill="var(--mui-palette-primary-main)" />
+      <path
+        d="M8 23h16M10 17.5h12M12 12h8"
+        stroke="var(--mui-palette-primary-contrastText)"
+        strokeWidth="3"
+        strokeLinecap="round"
+      />
+    </Box>
+  );
+}
+
+/** Logo with wordmark, linking to `to`. */
+export function Logo({ to = '/' }: { to?: string }) {
+  return (
+    <Box
+      component={RouterLink}
+      to={to}
+      aria-label="Layerfix home"
+      sx={{ display: 'inline-flex', alignItems: 'center', gap: 1, color: 'text.primary', textDecoration: 'none' }}
+    >
+      <LogoMark />
+      <Typography component="span" sx={{ fontWeight: 800, fontSize: '1.25rem', letterSpacing: '-0.02em' }}>
+        Layerfix
+      </Typography>
+    </Box>
+  );
+}

@@ -1,0 +1,62 @@
+// Error toasts of the anonymous analysis (SPEC section 8 "Anonymous analysis").
+
+export interface ToastText {
+  title: string;
+  description: string;
+}
+
+export const ANALYSIS_FAILED = 'Analysis Failed';
+export const DEFAULT_ANALYSIS_ERROR = 'Unable to analyze your printing issue. Please try again.';
+export const TOO_LARGE_ERROR =
+  'The uploaded images are too large. Please use smaller images (under 5MB each) and try again.';
+export const OFFLINE_ERROR = 'No internet connection. Please check your connection and try again.';
+export const NON_OK_ERROR = 'Failed to get AI recommendations';
+export const LIMIT_TITLE = 'Daily Limit Reached';
+export const LIMIT_CODE = 'PUBLIC_USAGE_LIMIT_EXCEEDED';
+
+export interface HttpFailure {
+  status: number;
+  code?: string;
+  message?: string;
+}
+
+// parseHttpError reads the transport's error text, `${status}: ${body}`, and the JSON error body
+// {"error":{"code","message"}} when there is one. It returns null for errors without a status.
+export function parseHttpError(err: unknown): HttpFailure | null {
+  const text = err instanceof Error ? err.message : typeof err === 'string' ? err : '';
+  const m = /^(\d{3}): ?([\s\S]*)$/.exec(text);
+  if (!m) return null;
+  const failure: HttpFailure = { status: Number(m[1]) };
+  try {
+    const body = JSON.parse(m[2]) as { error?: { code?: unknown; message?: unknown } };
+    if (typeof body.error?.code === 'string') failure.code = body.error.code;
+    if (typeof body.error?.message === 'string') failure.message = body.error.message;
+  } catch {
+    // Not JSON (a proxy's HTML page, plain text): keep only the status.
+  }
+  return failure;
+}
+
+// analysisErrorToast maps a failed POST /api/troubleshoot to its toast.
+export function analysisErrorToast(err: unknown, online = navigator.onLine): ToastText {
+  const text = err instanceof Error ? err.message : String(err ?? '');
+  if (!online) return { title: ANALYSIS_FAILED, description: OFFLINE_ERROR };
+  if (/entity too large/i.test(text)) return { title: ANALYSIS_FAILED, description: TOO_LARGE_ERROR };
+  const http = parseHttpError(err);
+  if (!http) return { title: ANALYSIS_FAILED, description: DEFAULT_ANALYSIS_ERROR };
+  if (http.status === 429 && http.code === LIMIT_CODE) {
+    return { title: LIMIT_TITLE, description: http.message ?? "You've used all your free credits!" };
+  }
+  if (http.status === 413) return { title: ANALYSIS_FAILED, description: TOO_LARGE_ERROR };
+  if (http.status === 400 && http.message) {
+    // A validation failure the form did not catch (e.g. an unreadable photo): say which.
+    return { title: NON_OK_ERROR, description: http.message };
+  }
+  return { title: ANALYSIS_FAILED, description: NON_OK_ERROR };
+}
+
+export const SHARE_FAILED = 'Failed to create share link. Please try again.';
+export const COPY_FAILED = 'Failed to copy link. Please copy it manually.';
+export const SHARED_PAGE_COPY_FAILED = 'Unable to copy the link. Please copy the URL manually.';
+export const SHARED_NOT_FOUND = 'Shared troubleshooting guide not found';
+export const SHARED_LOAD_FAILED = 'Failed to load shared troubleshooting guide';

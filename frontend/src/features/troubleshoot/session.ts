@@ -1,0 +1,126 @@
+// The analysis hand-over between the form and the results screen (SPEC section 4 "Analysis flow").
+// The form starts the request and navigates at once; the request writes its outcome to session
+// storage and the results screen polls for it every 0.5 s.
+
+export interface TroubleshootStep {
+  title: string;
+  description: string;
+  priority: string;
+}
+
+export interface TroubleshootResult {
+  summary: string;
+  steps: TroubleshootStep[];
+  additionalTips: string[];
+}
+
+// IssueDetails is what the results screen shows under 'Original Issue Details'. A saved issue of a
+// signed-in user also carries its id and status (used for 'Mark as Resolved').
+export interface IssueDetails {
+  id?: number;
+  status?: string;
+  resolutionNotes?: string | null;
+  workingRecommendations?: string[] | null;
+  printerBrand?: string;
+  printerName?: string;
+  category: string;
+  description: string;
+  material?: string | null;
+  nozzleTemp?: number | null;
+  bedTemp?: number | null;
+  layerHeight?: number | null;
+  printSpeed?: number | null;
+  infill?: number | null;
+  photos?: string[];
+}
+
+export const WAITING_KEY = 'analysisPending';
+export const RESULTS_KEY = 'troubleshootingResults';
+export const ISSUE_KEY = 'currentIssue';
+export const ERROR_KEY = 'analysisError';
+
+export const POLL_INTERVAL_MS = 500;
+export const TIMEOUT_MS = 120_000;
+
+let inFlight = 0;
+
+function write(key: string, value: unknown): void {
+  try {
+    sessionStorage.setItem(key, JSON.stringify(value));
+  } catch {
+    // Storage full or disabled: the results screen times out and returns to the form.
+  }
+}
+
+function read<T>(key: string): T | null {
+  try {
+    const raw = sessionStorage.getItem(key);
+    return raw ? (JSON.parse(raw) as T) : null;
+  } catch {
+    return null;
+  }
+}
+
+function storeIssue(issue: IssueDetails): void {
+  try {
+    sessionStorage.setItem(ISSUE_KEY, JSON.stringify(issue));
+  } catch {
+    // Photos can fill the storage quota: keep the details without them.
+    write(ISSUE_KEY, { ...issue, photos: [] });
+  }
+}
+
+// startAnalysis sets the waiting flag and runs the request in the background. It does not wait.
+export function startAnalysis(issue: IssueDetails, run: () => Promise<TroubleshootResult>): void {
+  sessionStorage.removeItem(RESULTS_KEY);
+  sessionStorage.removeItem(ERROR_KEY);
+  storeIssue(issue);
+  write(WAITING_KEY, { startedAt: Date.now() });
+  inFlight++;
+  run()
+    .then((result) => {
+      write(RESULTS_KEY, result);
+    })
+    .catch((err: unknown) => {
+      write(ERROR_KEY, { message: err instanceof Error ? err.message : String(err) });
+    })
+    .finally(() => {
+      inFlight--;
+      sessionStorage.removeItem(WAITING_KEY);
+    });
+}
+
+// showStoredResult puts an existing result and its issue in place for the results screen (used by
+// the dashboard and issue list to open a saved issue).
+export function showStoredResult(result: TroubleshootResult, issue: IssueDetails): void {
+  sessionStorage.removeItem(WAITING_KEY);
+  sessionStorage.removeItem(ERROR_KEY);
+  write(RESULTS_KEY, result);
+  storeIssue(issue);
+}
+
+export type AnalysisState =
+  | { kind: 'waiting'; startedAt: number; lost: boolean }
+  | { kind: 'done'; result: TroubleshootResult; issue: IssueDetails | null }
+  | { kind: 'failed'; error: Error }
+  | { kind: 'none' };
+
+// readAnalysis reports where the hand-over stands. A waiting flag without a request running in this
+// page (the page was reloaded) is 'lost'.
+export function readAnalysis(): AnalysisState {
+  const error = read<{ message: string }>(ERROR_KEY);
+  if (error) return { kind: 'failed', error: new Error(error.message) };
+  const result = read<TroubleshootResult>(RESULTS_KEY);
+  if (result && Array.isArray(result.steps)) {
+    return { kind: 'done', result, issue: read<IssueDetails>(ISSUE_KEY) };
+  }
+  const waiting = read<{ startedAt: number }>(WAITING_KEY);
+  if (waiting) return { kind: 'waiting', startedAt: waiting.startedAt, lost: inFlight === 0 };
+  return { kind: 'none' };
+}
+
+// clearAnalysisFailure removes the failure and the waiting flag once the form has been shown again.
+export function clearAnalysis(): void {
+  sessionStorage.removeItem(WAITING_KEY);
+  sessionStorage.removeItem(ERROR_KEY);
+}

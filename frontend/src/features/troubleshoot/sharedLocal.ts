@@ -1,0 +1,23 @@
+// Issues the visitor shared from this browser, kept locally so that /preview?share={shareId} can
+// load them back into the form.
+import type { IssueDetails } from './session';
+
+const PREFIX = 'layerfix.shared.';
+
+export function rememberSharedIssue(shareId: string, issue: IssueDetails): void {
+  try {
+    localStorage.setItem(PREFIX + shareId, JSON.stringify({ ...issue, photos: [] }));
+  } catch {
+    // Nothing to load back later; sharing itself still works.
+  }
+}
+
+export function loadSharedIssue(shareId: string): IssueDetails | null {
+  try {
+    const raw = localStorage.getItem(PREFIX + shareId);
+    const issue = raw ? (JSON.parse(raw) as IssueDetails) : null;
+    return issue && typeof issue.description === 'string' ? issue : null;
+  } catch {
+    return null;
+  }
+}

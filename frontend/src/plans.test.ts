@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { buildPlans, formatPrice } from './plans';
+
+describe('buildPlans', () => {
+  it('uses server prices and limits in tier order', () => {
+    const plans = buildPlans(
+      [
+        { tier: 'pro', amount: 9.5 },
+        { tier: 'free', amount: 0 },
+      ],
+      { free: { name: 'Free', limit: 5 }, farm: { name: 'Print Farm', limit: 400 } },
+    );
+    expect(plans.map((p) => p.tier)).toEqual(['free', 'hobby', 'pro', 'farm']);
+    expect(plans[2].amount).toBe(9.5);
+    expect(plans[0].limit).toBe(5);
+    expect(plans[3].limit).toBe(400);
+  });
+
+  it('falls back to the spec prices and a limit of 3 when data is missing', () => {
+    const plans = buildPlans(undefined, undefined);
+    expect(plans.map((p) => p.amount)).toEqual([0, 3.99, 7.99, 19.99]);
+    expect(plans.every((p) => p.limit === 3)).toBe(true);
+    expect(plans.map((p) => p.name)).toEqual(['Free', 'Hobby', 'Pro', 'Print Farm']);
+  });
+
+  it('marks Hobby popular and follow-up questions coming soon for Pro and Print Farm only', () => {
+    const plans = buildPlans([], {});
+    expect(plans.filter((p) => p.popular).map((p) => p.tier)).toEqual(['hobby']);
+    const soon = plans.filter((p) => p.features.some((f) => f.label === 'Follow-up questions' && f.comingSoon));
+    expect(soon.map((p) => p.tier)).toEqual(['pro', 'farm']);
+  });
+
+  it('formats prices', () => {
+    expect(formatPrice(0)).toBe('$0');
+    expect(formatPrice(3.99)).toBe('$3.99');
+    expect(formatPrice(20)).toBe('$20');
+    expect(formatPrice(7.5)).toBe('$7.50');
+  });
+});

@@ -1,0 +1,138 @@
+// Command layerfix serves the Layerfix web app: the React frontend and the
+// JSON API from one port. Run it with no configuration for a complete
+// local install (SQLite under ./data, local accounts, the built-in
+// diagnostic engine, billing off); see README.md for every setting.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"log/slog"
+	"net"
+	"os"
+	"os/signal"
+	"runtime/debug"
+	"syscall"
+	"time"
+
+	"github.com/layerfix/layerfix/ai"
+	"github.com/layerfix/layerfix/server"
+	"github.com/layerfix/layerfix/store"
+)
+
+// version is set at build time with -ldflags "-X main.version=...".
+var version = "dev"
+
+func main() {
+	if err := run(os.Args[1:]); err != nil {
+		if !errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintln(os.Stderr, "layerfix:", err)
+		}
+		os.Exit(1)
+	}
+}
+
+func run(args []string) error {
+	cmd := "serve"
+	if len(args) > 0 && (args[0] == "serve" || args[0] == "version") {
+		cmd, args = args[0], args[1:]
+	}
+	switch cmd {
+	case "version":
+		fmt.Println(buildVersion())
+		return nil
+	default:
+		return serve(args)
+	}
+}
+
+func buildVersion() string {
+	if version != "dev" {
+		return version
+	}
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		return bi.Main.Version
+	}
+	return version
+}
+
+func newLogger(format string) *slog.Logger {
+	opts := &slog.HandlerOptions{Level: slog.LevelInfo}
+	if format == "json" {
+		return slog.New(slog.NewJSONHandler(os.Stderr, opts))
+	}
+	return slog.New(slog.NewTextHandler(os.Stderr, opts))
+}
+
+func serve(args []string) error {
+	cfg, err := server.LoadConfig(args, os.Getenv)
+	if err != nil {
+		return err
+	}
+	cfg.Version = buildVersion()
+	log := newLogger(cfg.LogFormat)
+	slog.SetDefault(log)
+	log.Info("starting layerfix", append([]any{"version", cfg.Version}, cfg.Printable()...)...)
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+
+	st, err := store.Open(ctx, store.Options{DataDir: cfg.DataDir, DatabaseURL: cfg.DatabaseURL, Logger: log})
+	if err != nil {
+		return fmt.Errorf("open database: %w", err)
+	}
+	defer func() {
+		if err := st.Close(); err != nil {
+			log.Error("close database", "err", err)
+		}
+	}()
+
+	analyzer, err := newAnalyzer(ctx, cfg, log)
+	if err != nil {
+		return err
+	}
+	srv, err := server.New(cfg, server.Deps{Store: st, Analyzer: analyzer, Frontend: frontendFS(), Logger: log})
+	if err != nil {
+		return err
+	}
+	l, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		return fmt.Errorf("LAYERFIX_ADDR: listen on %s: %w", cfg.Addr, err)
+	}
+	log.Info("listening", "addr", l.Addr().String(), "url", "http://"+displayAddr(l.Addr())+cfg.BasePath+"/")
+	return srv.Serve(ctx, l)
+}
+
+// newAnalyzer is the built-in engine, or Gemini grounded in it and falling
+// back to it when an API key is set.
+func newAnalyzer(ctx context.Context, cfg *server.Config, log *slog.Logger) (ai.Analyzer, error) {
+	engine, err := ai.NewEngine()
+	if err != nil {
+		return nil, fmt.Errorf("load the diagnostic knowledge base: %w", err)
+	}
+	if cfg.GeminiAPIKey == "" {
+		log.Info("analysis: built-in offline engine")
+		return engine, nil
+	}
+	gctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	g, err := ai.NewGemini(gctx, ai.GeminiConfig{APIKey: cfg.GeminiAPIKey, Model: cfg.GeminiModel, BaseURL: cfg.GeminiBaseURL, Timeout: cfg.GeminiTimeout}, engine, log)
+	if err != nil {
+		return nil, fmt.Errorf("LAYERFIX_GEMINI_API_KEY: set up Gemini: %w", err)
+	}
+	log.Info("analysis: Gemini", "model", cfg.GeminiModel, "fallback", cfg.AIFallback)
+	return ai.WithFallback(g, engine, cfg.AIFallback, log), nil
+}
+
+func displayAddr(a net.Addr) string {
+	host, port, err := net.SplitHostPort(a.String())
+	if err != nil {
+		return a.String()
+	}
+	if host == "" || host == "::" || host == "0.0.0.0" {
+		host = "localhost"
+	}
+	return net.JoinHostPort(host, port)
+}

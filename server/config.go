@@ -1,0 +1,347 @@
+package server
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"net"
+	"net/mail"
+	"net/url"
+	"os"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Config is every setting of the server. Each field has a flag and a
+// LAYERFIX_* environment variable; flags win over the environment.
+type Config struct {
+	Addr            string
+	DataDir         string
+	DatabaseURL     string
+	TrustedProxies  []*net.IPNet
+	BasePath        string
+	TierLimits      TierLimits
+	AnonLimit       int // analyses per IP per month; -1 lifts the quota
+	OperatorName    string
+	ContactEmail    string
+	GAMeasurementID string
+	MetaPixelID     string
+	ShareRate       int // shares one IP may create per hour
+
+	GeminiAPIKey  string
+	GeminiModel   string
+	GeminiBaseURL string
+	GeminiTimeout time.Duration
+	AIFallback    bool
+
+	LogFormat string // text or json
+	Version   string
+}
+
+// TierLimits maps a subscription tier to its monthly allowance.
+type TierLimits map[string]int
+
+// Tiers in display order with their names (SPEC section 3).
+var Tiers = []struct{ ID, Name string }{
+	{"free", "Free"}, {"hobby", "Hobby"}, {"pro", "Pro"}, {"farm", "Print Farm"},
+}
+
+// DefaultTierLimit applies to a tier with no configured limit (SPEC section 9).
+const DefaultTierLimit = 3
+
+// Limit is the allowance of tier, DefaultTierLimit when unknown.
+func (l TierLimits) Limit(tier string) int {
+	if n, ok := l[tier]; ok {
+		return n
+	}
+	return DefaultTierLimit
+}
+
+// String renders the limits in the LAYERFIX_TIER_LIMITS syntax.
+func (l TierLimits) String() string {
+	keys := make([]string, 0, len(l))
+	for k := range l {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = fmt.Sprintf("%s=%d", k, l[k])
+	}
+	return strings.Join(parts, ",")
+}
+
+var tierName = regexp.MustCompile(`^[a-z][a-z0-9_-]{0,31}$`)
+
+func parseTierLimits(s string) (TierLimits, error) {
+	out := TierLimits{}
+	for _, part := range strings.Split(s, ",") {
+		part = strings.TrimSpace(part)
+		if part == "" {
+			continue
+		}
+		k, v, ok := strings.Cut(part, "=")
+		k = strings.TrimSpace(k)
+		n, err := strconv.Atoi(strings.TrimSpace(v))
+		if !ok || !tierName.MatchString(k) || err != nil || n < 0 || n > 1_000_000 {
+			return nil, fmt.Errorf("%q is not tier=count (e.g. free=3,hobby=20,pro=50,farm=175)", part)
+		}
+		out[k] = n
+	}
+	if len(out) == 0 {
+		return nil, errors.New("no tier=count pairs")
+	}
+	return out, nil
+}
+
+type setting struct {
+	flag, env, def, usage string
+	secret                bool
+	set                   func(c *Config, v string) error
+}
+
+func settings() []setting {
+	str := func(p func(*Config) *string) func(*Config, string) error {
+		return func(c *Config, v string) error { *p(c) = strings.TrimSpace(v); return nil }
+	}
+	return []setting{
+		{"addr", "LAYERFIX_ADDR", ":8080", "listen address", false, func(c *Config, v string) error {
+			if _, _, err := net.SplitHostPort(v); err != nil {
+				return fmt.Errorf("%q is not host:port (e.g. :8080)", v)
+			}
+			c.Addr = v
+			return nil
+		}},
+		{"data-dir", "LAYERFIX_DATA_DIR", "./data", "data directory (SQLite file, photos)", false, func(c *Config, v string) error {
+			if strings.TrimSpace(v) == "" {
+				return errors.New("must not be empty")
+			}
+			c.DataDir = v
+			return nil
+		}},
+		{"database-url", "LAYERFIX_DATABASE_URL", "", "empty: SQLite in the data dir; postgres://...: PostgreSQL", true, func(c *Config, v string) error {
+			if v != "" && !strings.HasPrefix(v, "postgres://") && !strings.HasPrefix(v, "postgresql://") {
+				return errors.New("must be empty (SQLite) or a postgres:// URL")
+			}
+			c.DatabaseURL = v
+			return nil
+		}},
+		{"trusted-proxies", "LAYERFIX_TRUSTED_PROXIES", "", "comma-separated CIDRs whose X-Forwarded-For is believed", false, func(c *Config, v string) error {
+			c.TrustedProxies = nil
+			for _, p := range strings.Split(v, ",") {
+				p = strings.TrimSpace(p)
+				if p == "" {
+					continue
+				}
+				if !strings.Contains(p, "/") {
+					if ip := net.ParseIP(p); ip != nil {
+						if ip.To4() != nil {
+							p += "/32"
+						} else {
+							p += "/128"
+						}
+					}
+				}
+				_, n, err := net.ParseCIDR(p)
+				if err != nil {
+					return fmt.Errorf("%q is not a CIDR such as 10.0.0.0/8", p)
+				}
+				c.TrustedProxies = append(c.TrustedProxies, n)
+			}
+			return nil
+		}},
+		{"base-path", "LAYERFIX_BASE_PATH", "", "serve under a sub-path such as /layerfix", false, func(c *Config, v string) error {
+			v = strings.TrimRight(strings.TrimSpace(v), "/")
+			if v != "" && !regexp.MustCompile(`^(/[A-Za-z0-9._~-]+)+$`).MatchString(v) {
+				return fmt.Errorf("%q is not a path such as /layerfix", v)
+			}
+			c.BasePath = v
+			return nil
+		}},
+		{"tier-limits", "LAYERFIX_TIER_LIMITS", "free=3,hobby=20,pro=50,farm=175", "monthly analyses per tier", false, func(c *Config, v string) error {
+			l, err := parseTierLimits(v)
+			c.TierLimits = l
+			return err
+		}},
+		{"anon-monthly-limit", "LAYERFIX_ANON_MONTHLY_LIMIT", "3", "anonymous analyses per IP per month (unlimited lifts the quota)", false, func(c *Config, v string) error {
+			if strings.EqualFold(v, "unlimited") {
+				c.AnonLimit = -1
+				return nil
+			}
+			n, err := strconv.Atoi(v)
+			if err != nil || n < 0 || n > 1_000_000 {
+				return fmt.Errorf("%q is not a count from 0 to 1000000 or 'unlimited'", v)
+			}
+			c.AnonLimit = n
+			return nil
+		}},
+		{"share-rate", "LAYERFIX_SHARE_RATE", "30", "share links one IP may create per hour", false, func(c *Config, v string) error {
+			n, err := strconv.Atoi(v)
+			if err != nil || n < 1 || n > 100000 {
+				return fmt.Errorf("%q is not a count from 1 to 100000", v)
+			}
+			c.ShareRate = n
+			return nil
+		}},
+		{"operator-name", "LAYERFIX_OPERATOR_NAME", "", "who runs this server (legal pages)", false, str(func(c *Config) *string { return &c.OperatorName })},
+		{"contact-email", "LAYERFIX_CONTACT_EMAIL", "", "contact address (legal pages)", false, func(c *Config, v string) error {
+			if v != "" {
+				if a, err := mail.ParseAddress(v); err != nil || a.Address != v {
+					return fmt.Errorf("%q is not an email address", v)
+				}
+			}
+			c.ContactEmail = v
+			return nil
+		}},
+		{"ga-measurement-id", "LAYERFIX_GA_MEASUREMENT_ID", "", "Google Analytics 4 id (analytics off when empty)", false, func(c *Config, v string) error {
+			if v != "" && !regexp.MustCompile(`^G-[A-Z0-9]{4,16}$`).MatchString(v) {
+				return fmt.Errorf("%q is not a GA4 measurement id such as G-ABC123XYZ", v)
+			}
+			c.GAMeasurementID = v
+			return nil
+		}},
+		{"meta-pixel-id", "LAYERFIX_META_PIXEL_ID", "", "Meta pixel id (pixel off when empty)", false, func(c *Config, v string) error {
+			if v != "" && !regexp.MustCompile(`^[0-9]{5,20}$`).MatchString(v) {
+				return fmt.Errorf("%q is not a numeric Meta pixel id", v)
+			}
+			c.MetaPixelID = v
+			return nil
+		}},
+		{"gemini-api-key", "LAYERFIX_GEMINI_API_KEY", "", "Gemini API key (built-in engine only when empty)", true, str(func(c *Config) *string { return &c.GeminiAPIKey })},
+		{"gemini-model", "LAYERFIX_GEMINI_MODEL", "gemini-2.5-flash", "Gemini model", false, func(c *Config, v string) error {
+			if !regexp.MustCompile(`^[A-Za-z0-9._-]+$`).MatchString(v) {
+				return fmt.Errorf("%q is not a model name such as gemini-2.5-flash", v)
+			}
+			c.GeminiModel = v
+			return nil
+		}},
+		{"gemini-base-url", "LAYERFIX_GEMINI_BASE_URL", "", "optional Gemini proxy or gateway URL", false, func(c *Config, v string) error {
+			if v != "" {
+				u, err := url.Parse(v)
+				if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
+					return fmt.Errorf("%q is not an http(s) URL", v)
+				}
+			}
+			c.GeminiBaseURL = strings.TrimRight(v, "/")
+			return nil
+		}},
+		{"gemini-timeout", "LAYERFIX_GEMINI_TIMEOUT", "45s", "time budget of one Gemini analysis, retries included", false, func(c *Config, v string) error {
+			d, err := time.ParseDuration(v)
+			if err != nil || d < 100*time.Millisecond || d > 10*time.Minute {
+				return fmt.Errorf("%q is not a duration from 100ms to 10m (e.g. 45s)", v)
+			}
+			c.GeminiTimeout = d
+			return nil
+		}},
+		{"ai-fallback", "LAYERFIX_AI_FALLBACK", "on", "answer with the built-in engine when Gemini fails (on/off)", false, func(c *Config, v string) error {
+			switch strings.ToLower(v) {
+			case "on", "true", "1", "yes":
+				c.AIFallback = true
+			case "off", "false", "0", "no":
+				c.AIFallback = false
+			default:
+				return fmt.Errorf("%q is not on or off", v)
+			}
+			return nil
+		}},
+		{"log-format", "LAYERFIX_LOG_FORMAT", "text", "log format: text or json", false, func(c *Config, v string) error {
+			if v != "text" && v != "json" {
+				return fmt.Errorf("%q is not text or json", v)
+			}
+			c.LogFormat = v
+			return nil
+		}},
+	}
+}
+
+// LoadConfig reads flags from args and LAYERFIX_* variables from getenv.
+// An error names the flag or variable at fault in one line.
+func LoadConfig(args []string, getenv func(string) string) (*Config, error) {
+	fs := flag.NewFlagSet("layerfix", flag.ContinueOnError)
+	fs.SetOutput(os.Stderr)
+	ss := settings()
+	vals := make([]*string, len(ss))
+	for i, s := range ss {
+		vals[i] = fs.String(s.flag, "", fmt.Sprintf("%s (env %s, default %q)", s.usage, s.env, s.def))
+	}
+	if err := fs.Parse(args); err != nil {
+		return nil, err
+	}
+	if fs.NArg() > 0 {
+		return nil, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	c := &Config{}
+	for i, s := range ss {
+		v, name := *vals[i], "-"+s.flag
+		if v == "" {
+			v, name = getenv(s.env), s.env
+		}
+		if v == "" {
+			v, name = s.def, s.env
+		}
+		if err := s.set(c, v); err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+	}
+	return c, nil
+}
+
+// Printable lists every setting as "ENV=value" with secrets masked.
+func (c *Config) Printable() []any {
+	out := []any{}
+	get := map[string]string{
+		"LAYERFIX_ADDR": c.Addr, "LAYERFIX_DATA_DIR": c.DataDir, "LAYERFIX_DATABASE_URL": c.DatabaseURL,
+		"LAYERFIX_TRUSTED_PROXIES": joinNets(c.TrustedProxies), "LAYERFIX_BASE_PATH": c.BasePath,
+		"LAYERFIX_TIER_LIMITS": c.TierLimits.String(), "LAYERFIX_ANON_MONTHLY_LIMIT": anonString(c.AnonLimit),
+		"LAYERFIX_SHARE_RATE":    strconv.Itoa(c.ShareRate),
+		"LAYERFIX_OPERATOR_NAME": c.OperatorName, "LAYERFIX_CONTACT_EMAIL": c.ContactEmail,
+		"LAYERFIX_GA_MEASUREMENT_ID": c.GAMeasurementID, "LAYERFIX_META_PIXEL_ID": c.MetaPixelID,
+		"LAYERFIX_GEMINI_API_KEY": c.GeminiAPIKey, "LAYERFIX_GEMINI_MODEL": c.GeminiModel,
+		"LAYERFIX_GEMINI_BASE_URL": c.GeminiBaseURL, "LAYERFIX_GEMINI_TIMEOUT": c.GeminiTimeout.String(),
+		"LAYERFIX_AI_FALLBACK": onOff(c.AIFallback), "LAYERFIX_LOG_FORMAT": c.LogFormat,
+	}
+	for _, s := range settings() {
+		v := get[s.env]
+		if s.secret && v != "" {
+			v = mask(v)
+		}
+		out = append(out, s.env, v)
+	}
+	return out
+}
+
+func mask(v string) string {
+	if u, err := url.Parse(v); err == nil && u.User != nil {
+		if _, has := u.User.Password(); has {
+			u.User = url.UserPassword(u.User.Username(), "xxxxx")
+			return u.Redacted()
+		}
+		return v
+	}
+	return "set (" + strconv.Itoa(len(v)) + " chars, hidden)"
+}
+
+func joinNets(ns []*net.IPNet) string {
+	s := make([]string, len(ns))
+	for i, n := range ns {
+		s[i] = n.String()
+	}
+	return strings.Join(s, ",")
+}
+
+func anonString(n int) string {
+	if n < 0 {
+		return "unlimited"
+	}
+	return strconv.Itoa(n)
+}
+
+func onOff(b bool) string {
+	if b {
+		return "on"
+	}
+	return "off"
+}

@@ -1,0 +1,179 @@
+package server
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"sort"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+)
+
+// APIError is the one JSON error shape of every API response:
+// {"error":{"code":"...","message":"...","fields":{...}}}.
+type APIError struct {
+	Status  int               `json:"-"`
+	Code    string            `json:"code"`
+	Message string            `json:"message"`
+	Fields  map[string]string `json:"fields,omitempty"`
+}
+
+func (e *APIError) Error() string { return fmt.Sprintf("%d %s: %s", e.Status, e.Code, e.Message) }
+
+// Error codes.
+const (
+	CodeValidation      = "VALIDATION"
+	CodeBadRequest      = "BAD_REQUEST"
+	CodeNotFound        = "NOT_FOUND"
+	CodeTooLarge        = "REQUEST_TOO_LARGE"
+	CodeRateLimited     = "RATE_LIMITED"
+	CodePublicLimit     = "PUBLIC_USAGE_LIMIT_EXCEEDED"
+	CodeAIUnavailable   = "AI_UNAVAILABLE"
+	CodeInternal        = "INTERNAL"
+	CodeMethodNotAllowd = "METHOD_NOT_ALLOWED"
+	CodeUnsupportedType = "UNSUPPORTED_MEDIA_TYPE"
+)
+
+func apiErr(status int, code, msg string) *APIError {
+	return &APIError{Status: status, Code: code, Message: msg}
+}
+
+func validationErr(fields map[string]string) *APIError {
+	// The message repeats the first field's text so simple clients can show it.
+	msg := "Please correct the highlighted fields."
+	for _, k := range sortedKeys(fields) {
+		msg = fields[k]
+		break
+	}
+	return &APIError{Status: http.StatusBadRequest, Code: CodeValidation, Message: msg, Fields: fields}
+}
+
+func notFoundErr(what string) *APIError {
+	return apiErr(http.StatusNotFound, CodeNotFound, what+" not found")
+}
+
+// errorHandler turns every error into the JSON shape (under /api) and logs
+// server faults with their cause; the client never sees internals.
+func (s *Server) errorHandler(err error, c echo.Context) {
+	if c.Response().Committed {
+		return
+	}
+	var ae *APIError
+	var he *echo.HTTPError
+	switch {
+	case errors.As(err, &ae):
+	case errors.As(err, &he):
+		ae = fromEchoError(he)
+	default:
+		ae = apiErr(http.StatusInternalServerError, CodeInternal, "Something went wrong on our side. Please try again.")
+	}
+	if ae.Status >= 500 {
+		s.log.Error("request failed", "method", c.Request().Method, "path", c.Request().URL.Path,
+			"request_id", c.Response().Header().Get(echo.HeaderXRequestID), "err", err)
+	}
+	if c.Request().Method == http.MethodHead {
+		err = c.NoContent(ae.Status)
+	} else {
+		err = c.JSON(ae.Status, map[string]*APIError{"error": ae})
+	}
+	if err != nil {
+		s.log.Warn("write error response", "err", err)
+	}
+}
+
+func fromEchoError(he *echo.HTTPError) *APIError {
+	status := he.Code
+	msg := http.StatusText(status)
+	if m, ok := he.Message.(string); ok && m != "" {
+		msg = m
+	}
+	switch status {
+	case http.StatusNotFound:
+		return apiErr(status, CodeNotFound, "No API endpoint here: check the path.")
+	case http.StatusMethodNotAllowed:
+		return apiErr(status, CodeMethodNotAllowd, "This method is not allowed here.")
+	case http.StatusRequestEntityTooLarge:
+		return apiErr(status, CodeTooLarge, "request entity too large: the limit is "+humanBytes(maxJSONBody)+".")
+	case http.StatusUnsupportedMediaType:
+		return apiErr(status, CodeUnsupportedType, "Send the body as application/json.")
+	case http.StatusTooManyRequests:
+		return apiErr(status, CodeRateLimited, "Too many requests. Please wait a moment and try again.")
+	}
+	if status >= 500 {
+		return apiErr(status, CodeInternal, "Something went wrong on our side. Please try again.")
+	}
+	return apiErr(status, CodeBadRequest, msg)
+}
+
+// bindJSON decodes a JSON body strictly enough to give a clear message for
+// every mistake: wrong type names the field, syntax errors say where.
+func bindJSON(c echo.Context, dst any) error {
+	req := c.Request()
+	if ct := req.Header.Get(echo.HeaderContentType); ct != "" && !strings.HasPrefix(strings.ToLower(ct), echo.MIMEApplicationJSON) {
+		return apiErr(http.StatusUnsupportedMediaType, CodeUnsupportedType, "Send the body as application/json.")
+	}
+	dec := json.NewDecoder(req.Body)
+	if err := dec.Decode(dst); err != nil {
+		return decodeErr(err)
+	}
+	if dec.More() {
+		return apiErr(http.StatusBadRequest, CodeBadRequest, "The body must hold a single JSON object.")
+	}
+	return nil
+}
+
+func decodeErr(err error) error {
+	var he *echo.HTTPError
+	var mbe *http.MaxBytesError
+	var te *json.UnmarshalTypeError
+	var se *json.SyntaxError
+	switch {
+	case errors.As(err, &mbe), errors.As(err, &he) && he.Code == http.StatusRequestEntityTooLarge:
+		return fromEchoError(echo.ErrStatusRequestEntityTooLarge)
+	case errors.As(err, &te):
+		field := te.Field
+		if field == "" {
+			return apiErr(http.StatusBadRequest, CodeBadRequest, "The body must be a JSON object.")
+		}
+		return &APIError{Status: http.StatusBadRequest, Code: CodeValidation,
+			Message: fmt.Sprintf("%s must be a %s", field, jsonKind(te.Type.Kind().String())),
+			Fields:  map[string]string{field: fmt.Sprintf("Must be a %s", jsonKind(te.Type.Kind().String()))}}
+	case errors.As(err, &se):
+		return apiErr(http.StatusBadRequest, CodeBadRequest, fmt.Sprintf("The body is not valid JSON (at byte %d).", se.Offset))
+	case errors.Is(err, io.EOF), strings.Contains(err.Error(), "unexpected EOF"):
+		return apiErr(http.StatusBadRequest, CodeBadRequest, "The body is empty or cut short: send a JSON object.")
+	case strings.Contains(err.Error(), "request entity too large"), strings.Contains(err.Error(), "http: request body too large"):
+		return fromEchoError(echo.ErrStatusRequestEntityTooLarge)
+	}
+	return apiErr(http.StatusBadRequest, CodeBadRequest, "The body could not be read as JSON.")
+}
+
+func jsonKind(k string) string {
+	switch {
+	case strings.HasPrefix(k, "int"), strings.HasPrefix(k, "uint"), strings.HasPrefix(k, "float"):
+		return "number"
+	case k == "string":
+		return "string"
+	case k == "slice", k == "array":
+		return "list"
+	case k == "bool":
+		return "true or false"
+	}
+	return "JSON object"
+}
+
+func humanBytes(n int64) string {
+	return fmt.Sprintf("%d MB", n/(1<<20))
+}
+
+func sortedKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

@@ -1,0 +1,100 @@
+package server
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"html"
+	"io/fs"
+	"mime"
+	"net/http"
+	"path"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+)
+
+// RuntimeConfig is injected into index.html for the React app, so one
+// build serves every deployment. It holds only public values.
+type RuntimeConfig struct {
+	BasePath             string          `json:"basePath"`
+	AuthMode             string          `json:"authMode"`
+	Firebase             json.RawMessage `json:"firebase"`
+	StripePublishableKey string          `json:"stripePublishableKey"`
+	BillingEnabled       bool            `json:"billingEnabled"`
+	GAMeasurementID      string          `json:"gaMeasurementId"`
+	MetaPixelID          string          `json:"metaPixelId"`
+	OperatorName         string          `json:"operatorName"`
+	ContactEmail         string          `json:"contactEmail"`
+	AnonMonthlyLimit     int             `json:"anonMonthlyLimit"`
+	Version              string          `json:"version"`
+}
+
+const headMarker = "<!--layerfix:head-->"
+
+// spa serves the embedded Vite build: hashed assets are immutable, other
+// files short-lived, and paths without an extension fall back to the
+// index.html carrying the runtime configuration.
+type spa struct {
+	files    fs.FS
+	index    []byte
+	basePath string
+}
+
+func newSPA(files fs.FS, basePath string, rc RuntimeConfig) (*spa, error) {
+	raw, err := fs.ReadFile(files, "index.html")
+	if err != nil {
+		return nil, fmt.Errorf("frontend build has no index.html: %w", err)
+	}
+	cfgJSON, err := json.Marshal(rc)
+	if err != nil {
+		return nil, err
+	}
+	// json.Marshal escapes <, > and & so the JSON cannot close the script tag.
+	head := fmt.Sprintf(`<base href="%s/"><script id="layerfix-config" type="application/json">%s</script>`,
+		html.EscapeString(basePath), cfgJSON)
+	if bytes.Contains(raw, []byte(headMarker)) {
+		raw = bytes.Replace(raw, []byte(headMarker), []byte(head), 1)
+	} else {
+		raw = bytes.Replace(raw, []byte("<head>"), []byte("<head>"+head), 1)
+	}
+	return &spa{files: files, index: raw, basePath: basePath}, nil
+}
+
+func (s *spa) handle(c echo.Context) error {
+	p := strings.TrimPrefix(c.Request().URL.Path, s.basePath)
+	if p == "" {
+		p = "/"
+	}
+	if p == "/api" || strings.HasPrefix(p, "/api/") {
+		return notFoundErr("API endpoint")
+	}
+	name := strings.TrimPrefix(path.Clean(p), "/")
+	if ext := path.Ext(name); ext != "" && name != "index.html" {
+		return s.file(c, name, ext)
+	}
+	h := c.Response().Header()
+	h.Set("Cache-Control", "no-cache")
+	if strings.HasPrefix(p, "/share/") {
+		// A shared guide's URL is a capability: never leak it onward.
+		h.Set("Referrer-Policy", "no-referrer")
+	}
+	return c.Blob(http.StatusOK, "text/html; charset=utf-8", s.index)
+}
+
+func (s *spa) file(c echo.Context, name, ext string) error {
+	b, err := fs.ReadFile(s.files, name)
+	if err != nil {
+		return c.Blob(http.StatusNotFound, "text/plain; charset=utf-8", []byte("404 not found\n"))
+	}
+	ctype := mime.TypeByExtension(ext)
+	if ctype == "" {
+		ctype = "application/octet-stream"
+	}
+	if strings.HasPrefix(name, "assets/") {
+		c.Response().Header().Set("Cache-Control", "public, max-age=31536000, immutable")
+	} else {
+		c.Response().Header().Set("Cache-Control", "public, max-age=3600")
+	}
+	return c.Blob(http.StatusOK, ctype, b)
+}

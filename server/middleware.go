@@ -1,0 +1,190 @@
+package server
+
+import (
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/labstack/echo/v4"
+	"github.com/labstack/echo/v4/middleware"
+)
+
+// maxJSONBody bounds every JSON request body (photos travel base64 inside).
+const maxJSONBody = 15 << 20
+
+// requestLogger writes one slog line per request. The path is logged
+// without its query string, and no header or body is logged, so tokens
+// and photos never reach the log.
+func requestLogger(log *slog.Logger) echo.MiddlewareFunc {
+	return middleware.RequestLoggerWithConfig(middleware.RequestLoggerConfig{
+		LogMethod: true, LogURIPath: true, LogStatus: true, LogLatency: true,
+		LogRequestID: true, LogRemoteIP: true, LogResponseSize: true,
+		HandleError: true,
+		LogValuesFunc: func(c echo.Context, v middleware.RequestLoggerValues) error {
+			level := slog.LevelInfo
+			if v.Status >= 500 {
+				level = slog.LevelError
+			}
+			log.LogAttrs(c.Request().Context(), level, "request",
+				slog.String("method", v.Method), slog.String("path", v.URIPath),
+				slog.Int("status", v.Status), slog.Duration("duration", v.Latency),
+				slog.String("request_id", v.RequestID), slog.String("ip", v.RemoteIP),
+				slog.Int64("bytes", v.ResponseSize))
+			return nil
+		},
+	})
+}
+
+// recoverer turns a panic into a JSON 500 and logs the stack.
+func recoverer(log *slog.Logger) echo.MiddlewareFunc {
+	return func(next echo.HandlerFunc) echo.HandlerFunc {
+		return func(c echo.Context) (err error) {
+			defer func() {
+				if r := recover(); r != nil {
+					if r == http.ErrAbortHandler {
+						panic(r)
+					}
+					buf := make([]byte, 8<<10)
+					buf = buf[:runtime.Stack(buf, false)]
+					log.Error("panic", "path", c.Request().URL.Path, "request_id", c.Response().Header().Get(echo.HeaderXRequestID),
+						"panic", fmt.Sprint(r), "stack", string(buf))
+					err = apiErr(http.StatusInternalServerError, CodeInternal, "Something went wrong on our side. Please try again.")
+				}
+			}()
+			return next(c)
+		}
+	}
+}
+
+// securityHeaders sets the CSP and friends on every response.
+func securityHeaders(csp string) echo.MiddlewareFunc {
+	return func(next echo.HandlerFunc) echo.HandlerFunc {
+		return func(c echo.Context) error {
+			h := c.Response().Header()
+			h.Set("Content-Security-Policy", csp)
+			h.Set("X-Content-Type-Options", "nosniff")
+			h.Set("Referrer-Policy", "strict-origin-when-cross-origin")
+			h.Set("X-Frame-Options", "DENY")
+			h.Set("Permissions-Policy", "camera=(), microphone=(), geolocation=(), payment=(self \"https://js.stripe.com\")")
+			h.Set("Cross-Origin-Opener-Policy", "same-origin-allow-popups")
+			if c.Request().TLS != nil || c.Scheme() == "https" {
+				h.Set("Strict-Transport-Security", "max-age=63072000; includeSubDomains")
+			}
+			return next(c)
+		}
+	}
+}
+
+// contentSecurityPolicy allows the app's own origin plus exactly what the
+// configured third parties (analytics, Stripe, Firebase) need.
+func contentSecurityPolicy(cfg *Config, extra CSPSources) string {
+	script := []string{"'self'"}
+	connect := []string{"'self'"}
+	img := []string{"'self'", "data:", "blob:"}
+	frame := []string{}
+	if cfg.GAMeasurementID != "" {
+		script = append(script, "https://www.googletagmanager.com")
+		connect = append(connect, "https://*.google-analytics.com", "https://*.analytics.google.com", "https://www.googletagmanager.com")
+		img = append(img, "https://*.google-analytics.com", "https://www.googletagmanager.com")
+	}
+	if cfg.MetaPixelID != "" {
+		script = append(script, "https://connect.facebook.net")
+		connect = append(connect, "https://www.facebook.com", "https://connect.facebook.net")
+		img = append(img, "https://www.facebook.com")
+	}
+	script = append(script, extra.Script...)
+	connect = append(connect, extra.Connect...)
+	frame = append(frame, extra.Frame...)
+	img = append(img, extra.Img...)
+	parts := []string{
+		"default-src 'self'",
+		"script-src " + strings.Join(script, " "),
+		"style-src 'self' 'unsafe-inline'",
+		"img-src " + strings.Join(img, " "),
+		"font-src 'self' data:",
+		"connect-src " + strings.Join(connect, " "),
+		"object-src 'none'",
+		"base-uri 'self'",
+		"form-action 'self'",
+		"frame-ancestors 'none'",
+	}
+	if len(frame) > 0 {
+		parts = append(parts, "frame-src "+strings.Join(frame, " "))
+	} else {
+		parts = append(parts, "frame-src 'none'")
+	}
+	return strings.Join(parts, "; ")
+}
+
+// CSPSources are origins a configured integration (Stripe, Firebase) adds.
+type CSPSources struct {
+	Script, Connect, Frame, Img []string
+}
+
+// ipExtractor believes X-Forwarded-For only from trusted proxies.
+func ipExtractor(trusted []*net.IPNet) echo.IPExtractor {
+	if len(trusted) == 0 {
+		return echo.ExtractIPDirect()
+	}
+	opts := []echo.TrustOption{echo.TrustLoopback(false), echo.TrustLinkLocal(false), echo.TrustPrivateNet(false)}
+	for _, n := range trusted {
+		opts = append(opts, echo.TrustIPRange(n))
+	}
+	return echo.ExtractIPFromXFFHeader(opts...)
+}
+
+// clientIP is the caller's address, at most 45 characters (the column size).
+func clientIP(c echo.Context) string {
+	ip := c.RealIP()
+	if len(ip) > 45 {
+		ip = ip[:45]
+	}
+	return ip
+}
+
+// fixedWindow is a small in-process rate limiter: n events per key per
+// window. Entries of past windows are dropped as they are seen.
+type fixedWindow struct {
+	n      int
+	window time.Duration
+	now    func() time.Time
+	mu     chan struct{}
+	counts map[string]windowCount
+}
+
+type windowCount struct {
+	start time.Time
+	n     int
+}
+
+func newFixedWindow(n int, window time.Duration, now func() time.Time) *fixedWindow {
+	return &fixedWindow{n: n, window: window, now: now, mu: make(chan struct{}, 1), counts: map[string]windowCount{}}
+}
+
+// allow counts one event for key and reports whether it is within the limit.
+func (f *fixedWindow) allow(key string) bool {
+	f.mu <- struct{}{}
+	defer func() { <-f.mu }()
+	now := f.now()
+	if len(f.counts) > 100_000 {
+		for k, v := range f.counts {
+			if now.Sub(v.start) >= f.window {
+				delete(f.counts, k)
+			}
+		}
+	}
+	wc := f.counts[key]
+	if now.Sub(wc.start) >= f.window {
+		wc = windowCount{start: now}
+	}
+	if wc.n >= f.n {
+		return false
+	}
+	wc.n++
+	f.counts[key] = wc
+	return true
+}

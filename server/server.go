@@ -1,0 +1,145 @@
+// Package server is the HTTP edge of Layerfix: routing, decoding,
+// validation, authentication and the mapping of errors to HTTP. It serves
+// the JSON API under /api and the embedded React app everywhere else.
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/labstack/echo/v4"
+	"github.com/labstack/echo/v4/middleware"
+
+	"github.com/layerfix/layerfix/ai"
+	"github.com/layerfix/layerfix/store"
+)
+
+// Deps are the server's collaborators.
+type Deps struct {
+	Store    *store.Store
+	Analyzer ai.Analyzer
+	Frontend fs.FS // the Vite build (index.html, assets/)
+	Logger   *slog.Logger
+	// Now is the clock (UTC); tests replace it.
+	Now func() time.Time
+}
+
+// Server is the configured Echo instance.
+type Server struct {
+	cfg   *Config
+	e     *echo.Echo
+	store *store.Store
+	log   *slog.Logger
+	now   func() time.Time
+}
+
+// New builds the routes.
+func New(cfg *Config, d Deps) (*Server, error) {
+	if d.Logger == nil {
+		d.Logger = slog.Default()
+	}
+	if d.Now == nil {
+		d.Now = func() time.Time { return time.Now().UTC() }
+	}
+	s := &Server{cfg: cfg, store: d.Store, log: d.Logger, now: d.Now}
+	e := echo.New()
+	e.HideBanner, e.HidePort = true, true
+	e.HTTPErrorHandler = s.errorHandler
+	e.IPExtractor = ipExtractor(cfg.TrustedProxies)
+	s.e = e
+
+	rc := RuntimeConfig{
+		BasePath: cfg.BasePath, AuthMode: "local", Firebase: []byte("null"),
+		GAMeasurementID: cfg.GAMeasurementID, MetaPixelID: cfg.MetaPixelID,
+		OperatorName: cfg.OperatorName, ContactEmail: cfg.ContactEmail,
+		AnonMonthlyLimit: cfg.AnonLimit, Version: cfg.Version,
+	}
+	if rc.AnonMonthlyLimit < 0 {
+		rc.AnonMonthlyLimit = 0
+	}
+	app, err := newSPA(d.Frontend, cfg.BasePath, rc)
+	if err != nil {
+		return nil, err
+	}
+
+	e.Pre(middleware.RequestIDWithConfig(middleware.RequestIDConfig{}))
+	e.Use(requestLogger(d.Logger), recoverer(d.Logger), securityHeaders(contentSecurityPolicy(cfg, CSPSources{})))
+
+	health := func(c echo.Context) error {
+		ctx, cancel := context.WithTimeout(c.Request().Context(), 2*time.Second)
+		defer cancel()
+		if err := s.store.Ping(ctx); err != nil {
+			s.log.Error("health check: database", "err", err)
+			return apiErr(http.StatusServiceUnavailable, "UNHEALTHY", "The database is not answering.")
+		}
+		return c.JSON(http.StatusOK, map[string]string{"status": "ok"})
+	}
+	e.GET("/healthz", health)
+
+	root := e.Group(cfg.BasePath)
+	if cfg.BasePath != "" {
+		root.GET("/healthz", health)
+		e.GET("/", func(c echo.Context) error { return c.Redirect(http.StatusFound, cfg.BasePath+"/") })
+	}
+	api := root.Group("/api", middleware.BodyLimit(fmt.Sprint(maxJSONBody/(1<<20))+"M"))
+
+	pricing := &pricingAPI{limits: cfg.TierLimits}
+	api.GET("/pricing", pricing.pricing)
+	api.GET("/usage-limits", pricing.usageLimits)
+
+	ts := &troubleshootAPI{quota: d.Store, analyzer: d.Analyzer, limit: cfg.AnonLimit, now: d.Now, log: d.Logger}
+	api.POST("/troubleshoot", ts.troubleshoot)
+	api.GET("/public-usage", ts.publicUsage)
+
+	sh := &shareAPI{store: d.Store, limiter: newFixedWindow(cfg.ShareRate, time.Hour, d.Now)}
+	api.POST("/share-results", sh.create)
+	api.GET("/share/:shareId", sh.get)
+
+	api.Any("/*", func(c echo.Context) error { return notFoundErr("API endpoint") })
+	root.GET("/*", app.handle)
+	root.HEAD("/*", app.handle)
+	if cfg.BasePath != "" {
+		root.GET("", app.handle)
+	}
+	return s, nil
+}
+
+// Handler is the root http.Handler.
+func (s *Server) Handler() http.Handler { return s.e }
+
+// Serve accepts connections on l until ctx is cancelled, then drains
+// in-flight requests for up to 15 seconds.
+func (s *Server) Serve(ctx context.Context, l net.Listener) error {
+	srv := &http.Server{
+		Handler:           s.e,
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       2 * time.Minute,
+		WriteTimeout:      3 * time.Minute,
+		IdleTimeout:       2 * time.Minute,
+		MaxHeaderBytes:    64 << 10,
+		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(l) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	s.log.Info("shutting down: draining requests")
+	sctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(sctx); err != nil {
+		return fmt.Errorf("shutdown: %w", err)
+	}
+	if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}

@@ -1,0 +1,94 @@
+package server
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"regexp"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/layerfix/layerfix/ai"
+	"github.com/layerfix/layerfix/store"
+)
+
+type shareStore interface {
+	CreateShare(ctx context.Context, r *store.SharedResult) error
+	Share(ctx context.Context, shareID string) (*store.SharedResult, error)
+}
+
+type shareAPI struct {
+	store   shareStore
+	limiter *fixedWindow
+}
+
+var shareIDPattern = regexp.MustCompile(`^[A-Za-z0-9_-]{16,64}$`)
+
+// newShareID is 144 random bits, URL-safe.
+func newShareID() string {
+	b := make([]byte, 18)
+	if _, err := rand.Read(b); err != nil {
+		panic(err) // crypto/rand never fails on supported platforms
+	}
+	return base64.RawURLEncoding.EncodeToString(b)
+}
+
+type shareRequest struct {
+	Title               string          `json:"title"`
+	TroubleshootingData json.RawMessage `json:"troubleshootingData"`
+}
+
+func (h *shareAPI) create(c echo.Context) error {
+	var in shareRequest
+	if err := bindJSON(c, &in); err != nil {
+		return err
+	}
+	if len(in.TroubleshootingData) == 0 || string(in.TroubleshootingData) == "null" {
+		return validationErr(map[string]string{"troubleshootingData": "troubleshootingData is required"})
+	}
+	var res ai.Result
+	if err := json.Unmarshal(in.TroubleshootingData, &res); err != nil {
+		return validationErr(map[string]string{"troubleshootingData": "troubleshootingData must be an analysis result: summary, steps and additionalTips"})
+	}
+	if err := ai.ValidateResult(&res); err != nil {
+		return validationErr(map[string]string{"troubleshootingData": "troubleshootingData is not a valid analysis result: " + err.Error()})
+	}
+	if !h.limiter.allow(clientIP(c)) {
+		return apiErr(http.StatusTooManyRequests, CodeRateLimited, "You have created many share links in a short time. Please try again in an hour.")
+	}
+	title := cleanText(in.Title, maxShareTitle)
+	if title == "" {
+		title = cleanText(res.Summary, shareTitleSource)
+	}
+	// Only the result's own fields are kept: nothing else a client sent
+	// (owner, printer, photos) can reach the public page.
+	data, err := json.Marshal(res)
+	if err != nil {
+		return err
+	}
+	sr := &store.SharedResult{ShareID: newShareID(), Title: title, TroubleshootingData: store.JSON(data)}
+	if err := h.store.CreateShare(c.Request().Context(), sr); err != nil {
+		return err
+	}
+	return c.JSON(http.StatusCreated, map[string]string{"shareId": sr.ShareID})
+}
+
+func (h *shareAPI) get(c echo.Context) error {
+	c.Response().Header().Set("Referrer-Policy", "no-referrer")
+	id := c.Param("shareId")
+	if !shareIDPattern.MatchString(id) {
+		return notFoundErr("Shared troubleshooting guide")
+	}
+	sr, err := h.store.Share(c.Request().Context(), id)
+	if errors.Is(err, store.ErrNotFound) {
+		return notFoundErr("Shared troubleshooting guide")
+	}
+	if err != nil {
+		return err
+	}
+	c.Response().Header().Set("Cache-Control", "no-store")
+	return c.JSON(http.StatusOK, sr)
+}

@@ -1,0 +1,129 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/layerfix/layerfix/ai"
+)
+
+// anonQuota is the store's anonymous allowance.
+type anonQuota interface {
+	ConsumeAnonymous(ctx context.Context, ip string, now time.Time, limit int) (bool, error)
+	RefundAnonymous(ctx context.Context, ip string, now time.Time) error
+	AnonymousUsage(ctx context.Context, ip string, now time.Time) (int, error)
+}
+
+type troubleshootAPI struct {
+	quota    anonQuota
+	analyzer ai.Analyzer
+	limit    int // -1: no quota
+	now      func() time.Time
+	log      *slog.Logger
+}
+
+// troubleshootRequest is SPEC section 7's anonymous payload.
+type troubleshootRequest struct {
+	issueFields
+	PrinterBrand     string   `json:"printerBrand"`
+	Images           []string `json:"images"`
+	ScreenDimensions *struct {
+		Width  float64 `json:"width"`
+		Height float64 `json:"height"`
+	} `json:"screenDimensions"`
+}
+
+func (t *troubleshootAPI) troubleshoot(c echo.Context) error {
+	var in troubleshootRequest
+	if err := bindJSON(c, &in); err != nil {
+		return err
+	}
+	fields := map[string]string{}
+	in.normalize(fields)
+	in.PrinterBrand = strings.TrimSpace(in.PrinterBrand)
+	switch {
+	case in.PrinterBrand == "":
+		fields["printerBrand"] = "Please enter your printer brand"
+	case utf8.RuneCountInString(in.PrinterBrand) > maxPrinterBrand:
+		fields["printerBrand"] = "Brand must be less than 100 characters"
+	case controlChars.MatchString(in.PrinterBrand) || !utf8.ValidString(in.PrinterBrand):
+		fields["printerBrand"] = "Brand contains invalid characters"
+	}
+	var photos []ai.Photo
+	if len(fields) == 0 {
+		var msg string
+		if photos, msg = decodeImages(in.Images); msg != "" {
+			fields["images"] = msg
+		}
+	}
+	if len(fields) > 0 {
+		return validationErr(fields)
+	}
+
+	ip, now := clientIP(c), t.now()
+	if t.limit >= 0 {
+		ok, err := t.quota.ConsumeAnonymous(c.Request().Context(), ip, now, t.limit)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return apiErr(http.StatusTooManyRequests, CodePublicLimit, limitMessage(t.limit, now))
+		}
+	}
+	req := in.request()
+	req.PrinterBrand = in.PrinterBrand
+	req.Photos = photos
+	res, err := t.analyzer.Analyze(c.Request().Context(), req)
+	if err != nil {
+		if t.limit >= 0 {
+			// A failed analysis costs nothing; the refund must not depend on
+			// the client still waiting.
+			ctx, cancel := context.WithTimeout(context.WithoutCancel(c.Request().Context()), 5*time.Second)
+			defer cancel()
+			if rerr := t.quota.RefundAnonymous(ctx, ip, now); rerr != nil {
+				t.log.Error("refund anonymous credit", "err", rerr)
+			}
+		}
+		return analysisErr(err)
+	}
+	return c.JSON(http.StatusOK, res)
+}
+
+// analysisErr maps an analyzer failure: a remote AI provider that is down
+// is a 503 naming it, so the app shows SPEC section 8's text.
+func analysisErr(err error) error {
+	if errors.Is(err, ai.ErrUnavailable) {
+		return &APIError{Status: http.StatusServiceUnavailable, Code: CodeAIUnavailable,
+			Message: "The AI provider (Gemini) is currently unavailable. AI analysis service is currently unavailable. Please try again later."}
+	}
+	if errors.Is(err, context.Canceled) {
+		return apiErr(499, "CLIENT_CLOSED", "The request was cancelled.")
+	}
+	return fmt.Errorf("analyze: %w", err)
+}
+
+// limitMessage says when the anonymous allowance resets: the first day of
+// the next calendar month, UTC.
+func limitMessage(limit int, now time.Time) string {
+	now = now.UTC()
+	next := time.Date(now.Year(), now.Month()+1, 1, 0, 0, 0, 0, time.UTC)
+	return fmt.Sprintf("You've used all %d free analyses for %s. Your free credits reset on %s (UTC). Create a free account to keep troubleshooting.",
+		limit, now.Format("January 2006"), next.Format("January 2, 2006"))
+}
+
+func (t *troubleshootAPI) publicUsage(c echo.Context) error {
+	n, err := t.quota.AnonymousUsage(c.Request().Context(), clientIP(c), t.now())
+	if err != nil {
+		return err
+	}
+	c.Response().Header().Set("Cache-Control", "no-store")
+	return c.JSON(http.StatusOK, map[string]int{"currentUsage": n})
+}

@@ -1,0 +1,161 @@
+package server
+
+import (
+	"bytes"
+	"encoding/base64"
+	"fmt"
+	"image"
+	_ "image/jpeg" // register decoders
+	_ "image/png"
+	"math"
+	"regexp"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/layerfix/layerfix/ai"
+)
+
+// Field rules of SPEC section 5, shared by the anonymous and the signed-in
+// issue forms. Messages are the spec's texts.
+var (
+	descriptionChars = regexp.MustCompile(`^[\p{L}\p{M}\p{Nd}\s\-_.,!?()\[\]:;"'‘’“”/\\]*$`)
+	materialChars    = regexp.MustCompile(`^[\p{L}\p{M}\p{Nd}\s\-_.+]*$`)
+	controlChars     = regexp.MustCompile(`[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]`)
+)
+
+const (
+	maxImages        = 5
+	maxImageBytes    = 10 << 20
+	maxImagePixels   = 40_000_000
+	maxPrinterBrand  = 100
+	minDescription   = 10
+	maxDescription   = 2000
+	maxMaterial      = 50
+	maxResolution    = 1000
+	maxShareTitle    = 200
+	shareTitleSource = 50
+)
+
+// issueFields are the analysis inputs common to both forms.
+type issueFields struct {
+	Category    string   `json:"category"`
+	Description string   `json:"description"`
+	Material    *string  `json:"material"`
+	NozzleTemp  *float64 `json:"nozzleTemp"`
+	BedTemp     *float64 `json:"bedTemp"`
+	LayerHeight *float64 `json:"layerHeight"`
+	PrintSpeed  *float64 `json:"printSpeed"`
+	Infill      *float64 `json:"infill"`
+}
+
+type numericRule struct {
+	field    string
+	min, max float64
+	msg      string
+}
+
+var numericRules = []numericRule{
+	{"nozzleTemp", 0, 500, "Nozzle temperature must be between 0 and 500 °C"},
+	{"bedTemp", 0, 200, "Bed temperature must be between 0 and 200 °C"},
+	{"layerHeight", 0.05, 1, "Layer height must be between 0.05 and 1 mm"},
+	{"printSpeed", 1, 300, "Print speed must be between 1 and 300 mm/s"},
+	{"infill", 0, 100, "Infill must be between 0 and 100 %"},
+}
+
+// normalize trims text fields and checks every rule, adding a message per
+// failing field to fields.
+func (f *issueFields) normalize(fields map[string]string) {
+	f.Category = strings.TrimSpace(f.Category)
+	if f.Category == "" || !ai.ValidCategory(f.Category) {
+		fields["category"] = "Please select an issue category"
+	}
+	f.Description = strings.TrimSpace(f.Description)
+	switch n := utf8.RuneCountInString(f.Description); {
+	case n < minDescription:
+		fields["description"] = "Please provide a detailed description (at least 10 characters)"
+	case n > maxDescription:
+		fields["description"] = "Description must be less than 2000 characters"
+	case !utf8.ValidString(f.Description) || !descriptionChars.MatchString(f.Description):
+		fields["description"] = "Description contains invalid characters"
+	}
+	if f.Material != nil {
+		m := strings.TrimSpace(*f.Material)
+		switch {
+		case m == "":
+			f.Material = nil
+		case utf8.RuneCountInString(m) > maxMaterial:
+			fields["material"] = "Material must be less than 50 characters"
+		case !materialChars.MatchString(m):
+			fields["material"] = "Material contains invalid characters"
+		default:
+			f.Material = &m
+		}
+	}
+	vals := map[string]*float64{"nozzleTemp": f.NozzleTemp, "bedTemp": f.BedTemp, "layerHeight": f.LayerHeight, "printSpeed": f.PrintSpeed, "infill": f.Infill}
+	for _, r := range numericRules {
+		if v := vals[r.field]; v != nil && (math.IsNaN(*v) || *v < r.min || *v > r.max) {
+			fields[r.field] = r.msg
+		}
+	}
+}
+
+// request builds the analysis request of these fields.
+func (f *issueFields) request() ai.Request {
+	r := ai.Request{
+		Category: f.Category, Description: f.Description,
+		NozzleTemp: f.NozzleTemp, BedTemp: f.BedTemp, LayerHeight: f.LayerHeight,
+		PrintSpeed: f.PrintSpeed, Infill: f.Infill,
+	}
+	if f.Material != nil {
+		r.Material = *f.Material
+	}
+	return r
+}
+
+// decodeImages checks base64 JPEG/PNG strings (a data: URL prefix is
+// accepted): dimensions first, then a full decode. The message names the
+// image at fault, counting from 1.
+func decodeImages(imgs []string) ([]ai.Photo, string) {
+	if len(imgs) > maxImages {
+		return nil, fmt.Sprintf("You can attach at most %d photos", maxImages)
+	}
+	out := make([]ai.Photo, 0, len(imgs))
+	for i, s := range imgs {
+		n := i + 1
+		if j := strings.Index(s, ";base64,"); strings.HasPrefix(s, "data:") && j > 0 {
+			s = s[j+len(";base64,"):]
+		}
+		s = strings.TrimSpace(s)
+		if base64.StdEncoding.DecodedLen(len(s)) > maxImageBytes+3 {
+			return nil, fmt.Sprintf("Image %d is larger than 10 MB", n)
+		}
+		raw, err := base64.StdEncoding.DecodeString(s)
+		if err != nil {
+			raw, err = base64.RawStdEncoding.DecodeString(s)
+		}
+		if err != nil || len(raw) == 0 {
+			return nil, fmt.Sprintf("Image %d is not valid base64 image data", n)
+		}
+		cfg, format, err := image.DecodeConfig(bytes.NewReader(raw))
+		if err != nil || (format != "jpeg" && format != "png") {
+			return nil, fmt.Sprintf("Image %d is not a JPEG or PNG image", n)
+		}
+		if cfg.Width <= 0 || cfg.Height <= 0 || int64(cfg.Width)*int64(cfg.Height) > maxImagePixels {
+			return nil, fmt.Sprintf("Image %d is too large (%d×%d pixels): the limit is 40 megapixels", n, cfg.Width, cfg.Height)
+		}
+		if _, _, err := image.Decode(bytes.NewReader(raw)); err != nil {
+			return nil, fmt.Sprintf("Image %d is damaged and could not be read", n)
+		}
+		out = append(out, ai.Photo{MIMEType: "image/" + format, Data: raw})
+	}
+	return out, ""
+}
+
+// cleanText trims s, removes control characters and cuts it to max runes.
+func cleanText(s string, max int) string {
+	s = strings.TrimSpace(controlChars.ReplaceAllString(strings.ToValidUTF8(s, ""), ""))
+	if utf8.RuneCountInString(s) > max {
+		s = string([]rune(s)[:max])
+	}
+	return s
+}

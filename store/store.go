@@ -1,0 +1,167 @@
+// Package store holds all SQL of Layerfix: the schema, its migrations and
+// every query, on SQLite (the default, one file under the data dir) or
+// PostgreSQL (multi-instance deployments), through GORM.
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"gorm.io/driver/postgres"
+	"gorm.io/driver/sqlite"
+	"gorm.io/gorm"
+	"gorm.io/gorm/logger"
+)
+
+// Dialects.
+const (
+	SQLite   = "sqlite"
+	Postgres = "postgres"
+)
+
+// ErrNotFound is returned when a row does not exist (or is not the caller's).
+var ErrNotFound = errors.New("not found")
+
+// Options configure Open.
+type Options struct {
+	// DataDir holds the SQLite file when DatabaseURL is empty.
+	DataDir string
+	// DatabaseURL selects PostgreSQL when it starts with postgres:// or postgresql://.
+	DatabaseURL string
+	Logger      *slog.Logger
+	// ReadConns is the size of the SQLite read pool (default 4).
+	ReadConns int
+}
+
+// Store is the database. On SQLite it keeps one writer connection (every
+// write transaction starts IMMEDIATE, so writers queue in Go instead of
+// failing with "database is locked") and a separate read-only pool.
+type Store struct {
+	w, r    *gorm.DB
+	dialect string
+	log     *slog.Logger
+	// Now is the clock; tests replace it.
+	Now func() time.Time
+}
+
+// Open connects, applies pending migrations and returns the store.
+func Open(ctx context.Context, opts Options) (*Store, error) {
+	if opts.Logger == nil {
+		opts.Logger = slog.Default()
+	}
+	cfg := &gorm.Config{Logger: logger.Discard, TranslateError: true, NowFunc: func() time.Time { return time.Now().UTC() }}
+	s := &Store{log: opts.Logger, Now: func() time.Time { return time.Now().UTC() }}
+	var err error
+	if isPostgresURL(opts.DatabaseURL) {
+		s.dialect = Postgres
+		s.w, err = gorm.Open(postgres.Open(opts.DatabaseURL), cfg)
+		if err != nil {
+			return nil, fmt.Errorf("connect to postgres: %w", err)
+		}
+		s.r = s.w
+		sqlDB, _ := s.w.DB()
+		sqlDB.SetMaxOpenConns(20)
+		sqlDB.SetMaxIdleConns(10)
+		sqlDB.SetConnMaxLifetime(30 * time.Minute)
+	} else {
+		s.dialect = SQLite
+		if err := os.MkdirAll(opts.DataDir, 0o750); err != nil {
+			return nil, fmt.Errorf("create data dir: %w", err)
+		}
+		path := filepath.Join(opts.DataDir, "layerfix.db")
+		s.w, err = gorm.Open(sqlite.Open(sqliteDSN(path, false)), cfg)
+		if err != nil {
+			return nil, fmt.Errorf("open %s: %w", path, err)
+		}
+		wdb, _ := s.w.DB()
+		wdb.SetMaxOpenConns(1)
+		wdb.SetMaxIdleConns(1)
+		wdb.SetConnMaxLifetime(0)
+		// Create the file and switch it to WAL before readers connect.
+		if err := wdb.PingContext(ctx); err != nil {
+			return nil, fmt.Errorf("open %s: %w", path, err)
+		}
+		s.r, err = gorm.Open(sqlite.Open(sqliteDSN(path, true)), cfg)
+		if err != nil {
+			return nil, fmt.Errorf("open %s for reading: %w", path, err)
+		}
+		n := opts.ReadConns
+		if n <= 0 {
+			n = 4
+		}
+		rdb, _ := s.r.DB()
+		rdb.SetMaxOpenConns(n)
+		rdb.SetMaxIdleConns(n)
+		rdb.SetConnMaxLifetime(0)
+	}
+	if err := s.migrate(ctx); err != nil {
+		s.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// sqliteDSN sets busy_timeout first (mattn/go-sqlite3 applies it right after
+// opening), then WAL, synchronous and foreign keys. synchronous=FULL: quota
+// and payment rows must survive a power cut on a Pi with a cheap SD card; the
+// cost is one extra fsync per commit, measured in the README.
+func sqliteDSN(path string, readOnly bool) string {
+	q := "_busy_timeout=10000&_journal_mode=WAL&_synchronous=FULL&_foreign_keys=on&_cache_size=-16000"
+	if readOnly {
+		q += "&_query_only=1&_txlock=deferred"
+	} else {
+		q += "&_txlock=immediate"
+	}
+	return "file:" + path + "?" + q
+}
+
+func isPostgresURL(u string) bool {
+	return strings.HasPrefix(u, "postgres://") || strings.HasPrefix(u, "postgresql://")
+}
+
+// Dialect is SQLite or Postgres.
+func (s *Store) Dialect() string { return s.dialect }
+
+// Ping checks that the database answers.
+func (s *Store) Ping(ctx context.Context) error {
+	db, err := s.w.DB()
+	if err != nil {
+		return err
+	}
+	return db.PingContext(ctx)
+}
+
+// Close closes every connection.
+func (s *Store) Close() error {
+	var errs []error
+	for _, g := range []*gorm.DB{s.w, s.r} {
+		if g == nil {
+			continue
+		}
+		if db, err := g.DB(); err == nil {
+			errs = append(errs, db.Close())
+		}
+		if s.r == s.w {
+			break
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// Writer and Reader expose the GORM handles to this package's files.
+func (s *Store) writer(ctx context.Context) *gorm.DB { return s.w.WithContext(ctx) }
+func (s *Store) reader(ctx context.Context) *gorm.DB { return s.r.WithContext(ctx) }
+
+// notFound maps gorm's not-found error to ErrNotFound.
+func notFound(err error) error {
+	if errors.Is(err, gorm.ErrRecordNotFound) {
+		return ErrNotFound
+	}
+	return err
+}
