@@ -1,10 +1,12 @@
 package ai
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io/fs"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -53,12 +55,15 @@ var (
 // Scoring weights. Description evidence dominates; the category is a prior
 // that decides between modes with similar evidence.
 const (
-	categoryPrior  = 0.8
+	categoryPrior  = 0.6
 	signalScale    = 0.4
 	negativeWeight = 0.8
 	phraseWeight   = 1.2
 	docWeight      = 0.12
 	fuzzyFactor    = 0.85
+	triedFactor    = 0.6 // evidence from a sentence about what the maker already tried
+	triedFixFactor = 0.75
+	repeatBonus    = 0.3
 	maxSteps       = 7
 	minSteps       = 3
 	maxTips        = 6
@@ -109,6 +114,17 @@ func newEngineFS(fsys fs.FS) (*Engine, error) {
 		idf:      map[string]float64{},
 		rank:     make([]int, len(kb.modes)),
 	}
+	for _, p := range kb.printers {
+		for _, n := range p.Names {
+			p.compactNames = append(p.compactNames, compact(n))
+		}
+	}
+	for _, m := range kb.modes {
+		for i := range m.Fixes {
+			m.Fixes[i].key = titleKey(m.Fixes[i].Title)
+			m.Fixes[i].titleToks = tokens(m.Fixes[i].Title)
+		}
+	}
 	e.index()
 	return e, nil
 }
@@ -122,7 +138,8 @@ func (e *Engine) index() {
 		seq  string
 	}
 	seen := map[key]bool{}
-	df := map[string]int{}
+	df := map[string]int{}                // modes listing a term
+	dfCat := map[string]map[string]bool{} // categories listing a term
 	var entries []*termEntry
 	perCategory := map[string]int{}
 	for mi, m := range e.kb.modes {
@@ -143,6 +160,10 @@ func (e *Engine) index() {
 			seen[k] = true
 			if !negative {
 				df[k.seq]++
+				if dfCat[k.seq] == nil {
+					dfCat[k.seq] = map[string]bool{}
+				}
+				dfCat[k.seq][m.Category] = true
 			}
 			entries = append(entries, &termEntry{mode: mi, seq: seq, text: text, negative: negative})
 			for _, t := range seq {
@@ -169,13 +190,17 @@ func (e *Engine) index() {
 			}
 		}
 	}
+	// A term's weight grows with its length and shrinks with the number of
+	// categories and, more gently, modes that list it: "stringing" in five
+	// stringing modes still says "stringing" loudly.
 	for _, te := range entries {
 		base := math.Min(1+0.6*float64(len(te.seq)-1), 2.5)
-		d := df[strings.Join(te.seq, " ")]
-		if te.negative || d < 1 {
-			d = 1
+		k := strings.Join(te.seq, " ")
+		d, dc := max(df[k], 1), max(len(dfCat[k]), 1)
+		if te.negative {
+			d, dc = 1, 1
 		}
-		te.weight = base / math.Sqrt(float64(d))
+		te.weight = base / math.Sqrt(float64(dc)) / math.Pow(float64(d), 0.25)
 		e.terms[te.seq[0]] = append(e.terms[te.seq[0]], te)
 	}
 
@@ -311,6 +336,9 @@ func (e *Engine) rankModes(req *Request, toks []token, f *facts) []scored {
 			if fuzzy {
 				w *= fuzzyFactor
 			}
+			if t.tried {
+				w *= triedFactor
+			}
 			matches = append(matches, termMatch{te: te, span: span{i, end}, w: w})
 		}
 	}
@@ -321,17 +349,24 @@ func (e *Engine) rankModes(req *Request, toks []token, f *facts) []scored {
 		}
 		return matches[i].w > matches[j].w
 	})
+	// A term counts once, with a small bonus when the maker repeats it.
 	used := map[int][]span{}
-	counted := map[*termEntry]bool{}
+	counted := map[*termEntry]int{}
 	for _, m := range matches {
 		mi := m.te.mode
-		if counted[m.te] || overlaps(used[mi], m.span) {
+		if counted[m.te] > 1 || overlaps(used[mi], m.span) {
 			continue
 		}
-		counted[m.te] = true
+		counted[m.te]++
 		used[mi] = append(used[mi], m.span)
 		if m.te.negative {
-			scores[mi].total -= negativeWeight
+			if counted[m.te] == 1 {
+				scores[mi].total -= negativeWeight
+			}
+			continue
+		}
+		if counted[m.te] == 2 {
+			scores[mi].text += repeatBonus * m.w
 			continue
 		}
 		scores[mi].text += m.w
@@ -396,7 +431,7 @@ func (e *Engine) rankModes(req *Request, toks []token, f *facts) []scored {
 		// Ties go to the mode listed first in its category.
 		s.total -= 0.001 * float64(e.rank[i])
 	}
-	sort.SliceStable(scores, func(i, j int) bool { return scores[i].total > scores[j].total })
+	slices.SortStableFunc(scores, func(a, b scored) int { return cmp.Compare(b.total, a.total) })
 	return scores
 }
 
@@ -404,6 +439,9 @@ func (e *Engine) rankModes(req *Request, toks []token, f *facts) []scored {
 // words inside it. It returns the end of the match (exclusive).
 func matchSeq(toks []token, i int, seq []string) (end int, fuzzy bool, ok bool) {
 	fuzzy = toks[i].fuzzy
+	if len(seq) == 1 {
+		return i + 1, fuzzy, true
+	}
 	j := i + 1
 	gaps := 0
 	for _, want := range seq[1:] {
@@ -448,6 +486,8 @@ func rawSpan(toks []token, s span) string {
 // candidateStep is a step with the score that orders it.
 type candidateStep struct {
 	step    Step
+	key     []string // titleKey of the title
+	fix     kbFix    // the mode fix, whose description is filled in when picked
 	score   float64
 	mode    int // -1 for rule and history steps
 	history bool
@@ -547,8 +587,13 @@ func (a *analysis) steps() ([]Step, []ruleStep) {
 		base := math.Max(s.total, 0.01)
 		for j, f := range a.modeFixes(s.mode) {
 			d := fixDecay[min(j, len(fixDecay)-1)]
+			if a.alreadyTried(f) {
+				d *= triedFixFactor
+			}
 			cands = append(cands, candidateStep{
-				step:  Step{Title: f.Title, Description: a.fixDescription(f)},
+				step:  Step{Title: f.Title},
+				fix:   f,
+				key:   f.key,
 				score: base * d,
 				mode:  s.mode,
 			})
@@ -589,7 +634,10 @@ func (a *analysis) steps() ([]Step, []ruleStep) {
 		if len(out) >= minSteps && c.score < 0.3*best {
 			break
 		}
-		key := titleKey(c.step.Title)
+		key := c.key
+		if key == nil {
+			key = titleKey(c.step.Title)
+		}
 		if duplicateTitle(key, keptKeys) {
 			continue
 		}
@@ -601,11 +649,34 @@ func (a *analysis) steps() ([]Step, []ruleStep) {
 				}
 			}
 		}
+		if c.mode >= 0 {
+			c.step.Description = a.fixDescription(c.fix)
+		}
 		c.step.Priority = priority(len(out), c.score, best, c.history)
 		c.step.Title = truncateRunes(c.step.Title, maxTitleLen)
 		out = append(out, c.step)
 	}
 	return out, keptRules
+}
+
+// alreadyTried reports whether the maker says they already did what a fix
+// title says: its verb and one more of its words appear in a "tried" sentence.
+func (a *analysis) alreadyTried(f kbFix) bool {
+	if len(f.titleToks) < 2 {
+		return false
+	}
+	verb, hits := false, 0
+	for _, t := range a.toks {
+		if !t.tried {
+			continue
+		}
+		if t.text == f.titleToks[0] {
+			verb = true
+		} else if containsString(f.titleToks[1:], t.text) {
+			hits++
+		}
+	}
+	return verb && hits > 0
 }
 
 // ruleScore ranks a rule step by how much the likely modes care about the
@@ -642,7 +713,7 @@ func (e *Engine) relevance(mi int, r ruleStep) float64 {
 			}
 		}
 		if rel < 0.5 {
-			for _, t := range tokens(f.Title) {
+			for _, t := range f.titleToks {
 				for _, c := range r.concept {
 					if strings.HasPrefix(t, c) {
 						rel = 0.5
@@ -670,14 +741,23 @@ func coveredByRule(title string, covered []fixDirection) bool {
 	return false
 }
 
-// titleKey is the set of content stems of a title, numbers left out.
+// titleSynonyms fold verbs that mean the same action in step titles.
+var titleSynonyms = map[string]string{"wash": "clean", "wip": "clean", "degreas": "clean", "tighten": "tension", "re": ""}
+
+// titleKey is the set of content stems of a title, numbers and one-letter
+// words left out.
 func titleKey(title string) []string {
 	var out []string
-	for _, t := range uniq(tokens(title)) {
-		if !strings.ContainsAny(t, "0123456789") && t != "c" && t != "mm" {
-			out = append(out, t)
+	for _, t := range tokens(title) {
+		if s, ok := titleSynonyms[t]; ok {
+			t = s
 		}
+		if len(t) < 2 || strings.ContainsAny(t, "0123456789") || t == "mm" {
+			continue
+		}
+		out = append(out, t)
 	}
+	out = uniq(out)
 	sort.Strings(out)
 	return out
 }

@@ -55,6 +55,9 @@ type kbFix struct {
 	Description string            `json:"description"`
 	Values      map[string]string `json:"values"`
 	When        []string          `json:"when"`
+
+	key       []string // titleKey of Title, set at load
+	titleToks []string // tokens of Title, set at load
 }
 
 type kbSignal struct {
@@ -97,6 +100,8 @@ type printer struct {
 	MaxSpeed float64  `json:"maxSpeed"` // typical top speed for PLA, mm/s; 0 = a stock bed-slinger
 	Generic  bool     `json:"generic"`  // a whole brand: any model entry that matches wins over it
 	Notes    string   `json:"notes"`
+
+	compactNames []string // Names with only letters and digits, set at load
 }
 
 type knowledge struct {

@@ -180,8 +180,7 @@ func findPrinter(printers []*printer, text string) *printer {
 	var best *printer
 	bestLen := 0
 	for _, p := range printers {
-		for _, n := range p.Names {
-			cn := compact(n)
+		for _, cn := range p.compactNames {
 			l := len(cn)
 			if !p.Generic {
 				l += 1000

@@ -22,7 +22,7 @@ var negations = map[string]bool{
 var stopWords = toSet(`a an the is are was were be been being am it its it's i im ive me my mine
 we our you your yours he she they them their this that these those there here to of on in at by
 and or but so if then than as with for from into onto about just also some any very really quite
-pretty super extremely too much many lot lots bit kind sort do does did done have has had having
+pretty super extremely much many lot lots bit kind sort do does did done have has had having
 can could would should will shall may might must get gets got getting what which who when where
 why how all each every both other again still even only own same such like seems seem seemed
 look looks looked ever already while after before during because`)
@@ -124,7 +124,7 @@ func stem(w string) string {
 	case strings.HasSuffix(w, "ment") && len(w) > 7:
 		w = w[:len(w)-4]
 	}
-	if strings.HasSuffix(w, "y") && len(w) > 4 && !isVowel(w[len(w)-2]) {
+	if n := len(w); strings.HasSuffix(w, "y") && n > 4 && !isVowel(w[n-2]) && w[n-2] != w[n-3] {
 		w = w[:len(w)-1] // stringy -> string, wavy -> wav
 	}
 	if strings.HasSuffix(w, "e") && len(w) > 3 {
@@ -162,6 +162,7 @@ type token struct {
 	text  string
 	raw   string // the word as the maker wrote it
 	fuzzy bool   // corrected from a misspelling
+	tried bool   // in a sentence about something the maker already did
 }
 
 // tokens normalises s without spelling correction (used for knowledge-base text).
@@ -233,7 +234,7 @@ func appendUnique(list []string, v string) []string {
 // correct returns the vocabulary stem closest to the unknown raw word w and
 // true, or "" and false when there is no safe correction.
 func (s *speller) correct(raw, stemmed string) (string, bool) {
-	if len(raw) < 5 || neverCorrect[raw] || strings.ContainsAny(raw, "0123456789") {
+	if len(raw) < 6 || neverCorrect[raw] || strings.ContainsAny(raw, "0123456789") {
 		return "", false
 	}
 	k := soundKey(stemmed)
@@ -243,7 +244,7 @@ func (s *speller) correct(raw, stemmed string) (string, bool) {
 	best, bestDist := "", 3
 	consider := func(cands []string) {
 		for _, c := range cands {
-			if c[0] != stemmed[0] {
+			if len(c) < 4 || c[:2] != stemmed[:2] {
 				continue
 			}
 			d := editDistance(k, soundKey(c))
@@ -300,23 +301,61 @@ func editDistance(a, b string) int {
 	return prev[lb]
 }
 
+// triedWords mark a sentence that reports something the maker already did
+// ("I dried it twice", "already replaced the nozzle"): its words are weaker
+// evidence for the cause, and the fix it names is less likely to be the one
+// still missing.
+var triedWords = toSet(`tried try trying already replaced swapped changed cleaned checked dried
+upgraded tightened adjusted recalibrated calibrated reseated installed releveled relevelled
+re-leveled re-levelled leveled levelled lubricated greased lowered raised increased decreased
+reduced disabled enabled`)
+
+// sentences splits text at sentence punctuation, keeping decimal points.
+func sentences(text string) []string {
+	var out []string
+	start := 0
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		end := c == '!' || c == '?' || c == ';' || c == '\n'
+		if c == '.' {
+			digitBefore := i > 0 && text[i-1] >= '0' && text[i-1] <= '9'
+			digitAfter := i+1 < len(text) && text[i+1] >= '0' && text[i+1] <= '9'
+			end = !(digitBefore && digitAfter)
+		}
+		if end {
+			out = append(out, text[start:i])
+			start = i + 1
+		}
+	}
+	return append(out, text[start:])
+}
+
 // analyze turns a description into tokens, correcting words that are not in
 // the vocabulary when a close vocabulary word exists.
 func (s *speller) analyze(text string) []token {
-	ws := words(text)
-	out := make([]token, 0, len(ws))
-	for _, w := range ws {
-		t := normWord(w)
-		if t == "" {
-			continue
-		}
-		if s != nil && !s.vocab[t] {
-			if c, ok := s.correct(w, t); ok {
-				out = append(out, token{text: c, raw: w, fuzzy: true})
-				continue
+	var out []token
+	for _, sent := range sentences(text) {
+		ws := words(sent)
+		tried := false
+		for _, w := range ws {
+			if triedWords[w] {
+				tried = true
+				break
 			}
 		}
-		out = append(out, token{text: t, raw: w})
+		for _, w := range ws {
+			t := normWord(w)
+			if t == "" {
+				continue
+			}
+			if s != nil && !s.vocab[t] {
+				if c, ok := s.correct(w, t); ok {
+					out = append(out, token{text: c, raw: w, fuzzy: true, tried: tried})
+					continue
+				}
+			}
+			out = append(out, token{text: t, raw: w, tried: tried})
+		}
 	}
 	return out
 }

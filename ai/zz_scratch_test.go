@@ -2,8 +2,10 @@ package ai
 
 import (
 	"context"
-	"encoding/json"
+	"fmt"
 	"os"
+	"regexp"
+	"strings"
 	"testing"
 )
 
@@ -12,21 +14,34 @@ func TestScratch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f := func(v float64) *float64 { return &v }
-	reqs := []Request{
-		{Category: "other", Description: "lots of hairs and strings between the towers", Material: "PLA", NozzleTemp: f(245), PrinterBrand: "Creality Ender 3 V2"},
-		{Category: "first-layer", Description: "print turned into a spagetti mess halfway", Material: "PETG"},
-		{Category: "other", Description: "my prints wont stick to the bed, corners lift", Material: "ABS", BedTemp: f(60), PrinterBrand: "Prusa MK4"},
-		{Category: "stringing", Description: "the bottom layers bulge out, elefant foot", Photos: []Photo{{}}},
-		{Category: "other", Description: "small zits and blobs all over the surface"},
-	}
-	for _, r := range reqs {
+	only := os.Getenv("CASE")
+	for _, c := range loadCases(t) {
+		if only != "" && !strings.Contains(c.ID, only) {
+			continue
+		}
+		r := c.request()
+		a := e.prepare(&r)
 		res, _ := e.Analyze(context.Background(), r)
-		b, _ := json.MarshalIndent(res, "", " ")
-		os.Stdout.Write(b)
-		os.Stdout.WriteString("\n")
-		for _, c := range e.Candidates(r, 4) {
-			t.Logf("%s %.2f", c.ID, c.Score)
+		rank := 0
+		for i, s := range res.Steps {
+			for _, p := range c.Expect {
+				if regexp.MustCompile("(?i)"+p).MatchString(s.Title) && rank == 0 {
+					rank = i + 1
+				}
+			}
+		}
+		if rank == 1 && only == "" {
+			continue
+		}
+		fmt.Printf("== %s [%s] rank %d\n   fix: %s\n   expect %q\n", c.ID, c.Category, rank, c.Fix, c.Expect)
+		if only != "" {
+			fmt.Println("   DESC:", c.Description)
+		}
+		for _, s := range a.ranked[:4] {
+			fmt.Printf("   %-36s tot %.2f text %.2f weak %.2f ev %q\n", e.kb.modes[s.mode].ID, s.total, s.text, s.weak, s.evidence)
+		}
+		for _, s := range res.Steps[:3] {
+			fmt.Printf("     - %s\n", s.Title)
 		}
 	}
 }

@@ -134,7 +134,8 @@ func decodeErr(err error) error {
 	case errors.As(err, &mbe), errors.As(err, &he) && he.Code == http.StatusRequestEntityTooLarge:
 		return fromEchoError(echo.ErrStatusRequestEntityTooLarge)
 	case errors.As(err, &te):
-		field := te.Field
+		// Embedded request structs show up in the path; clients know only JSON names.
+		field := strings.TrimPrefix(te.Field, "issueFields.")
 		if field == "" {
 			return apiErr(http.StatusBadRequest, CodeBadRequest, "The body must be a JSON object.")
 		}

@@ -16,6 +16,21 @@ import (
 // maxJSONBody bounds every JSON request body (photos travel base64 inside).
 const maxJSONBody = 15 << 20
 
+// bodyLimit refuses bodies over limit bytes: at once when Content-Length
+// says so, otherwise while reading, never reading more than limit+1 bytes.
+func bodyLimit(limit int64) echo.MiddlewareFunc {
+	return func(next echo.HandlerFunc) echo.HandlerFunc {
+		return func(c echo.Context) error {
+			req := c.Request()
+			if req.ContentLength > limit {
+				return echo.ErrStatusRequestEntityTooLarge
+			}
+			req.Body = http.MaxBytesReader(c.Response(), req.Body, limit)
+			return next(c)
+		}
+	}
+}
+
 // requestLogger writes one slog line per request. The path is logged
 // without its query string, and no header or body is logged, so tokens
 // and photos never reach the log.

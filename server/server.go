@@ -87,7 +87,7 @@ func New(cfg *Config, d Deps) (*Server, error) {
 		root.GET("/healthz", health)
 		e.GET("/", func(c echo.Context) error { return c.Redirect(http.StatusFound, cfg.BasePath+"/") })
 	}
-	api := root.Group("/api", middleware.BodyLimit(fmt.Sprint(maxJSONBody/(1<<20))+"M"))
+	api := root.Group("/api", bodyLimit(maxJSONBody))
 
 	pricing := &pricingAPI{limits: cfg.TierLimits}
 	api.GET("/pricing", pricing.pricing)

@@ -181,3 +181,109 @@ describe('app shell', () => {
     }
   });
 });
+
+describe('app shell under LAYERFIX_BASE_PATH', () => {
+  let server;
+  let browser;
+
+  before(async () => {
+    server = await startServer({ env: { LAYERFIX_BASE_PATH: '/layerfix' } });
+    browser = await launchBrowser();
+  });
+
+  after(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  test('deep routes load their assets and call the API under the base path', async () => {
+    assert.match(server.baseURL, /\/layerfix$/);
+    const { page, errors } = await newPage(browser.context);
+    const failed = [];
+    page.on('response', (res) => {
+      if (res.status() >= 400 && !res.url().includes('/api/share/')) failed.push(`${res.status()} ${res.url()}`);
+    });
+    try {
+      await page.goto(`${server.baseURL}/share/e2e-missing-share`);
+      await page.locator('footer').getByText(TAGLINE).waitFor({ timeout: 15_000 });
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Pricing' }).click();
+      await page.waitForURL(`${server.baseURL}/pricing`);
+      const pricing = await (await fetch(`${server.baseURL}/api/pricing`)).json();
+      const hobby = pricing.find((p) => p.tier === 'hobby');
+      await page
+        .getByTestId('plan-hobby')
+        .getByTestId('plan-price')
+        .filter({ hasText: `$${hobby.amount.toFixed(2)}` })
+        .waitFor({ timeout: 15_000 });
+      assert.equal(await page.locator('footer a[href="/layerfix/terms-of-service"]').count(), 1);
+      assert.deepEqual(failed, []);
+      assert.deepEqual(errors.map(String), []);
+    } finally {
+      await page.close();
+    }
+  });
+});
+
+describe('analytics', () => {
+  test('sends nothing to third parties without ids', async () => {
+    const server = await startServer();
+    const browser = await launchBrowser();
+    try {
+      const { page, errors } = await newPage(browser.context);
+      const external = [];
+      page.on('request', (req) => {
+        if (!req.url().startsWith(server.origin) && !req.url().startsWith('data:')) external.push(req.url());
+      });
+      await page.goto(`${server.baseURL}/pricing`, { waitUntil: 'networkidle' });
+      await page.getByText('Get Started Free').first().waitFor();
+      assert.deepEqual(external, []);
+      assert.equal(await page.evaluate(() => typeof window.gtag + typeof window.fbq), 'undefinedundefined');
+      assert.deepEqual(errors.map(String), []);
+    } finally {
+      await browser.close();
+      await server.stop();
+    }
+  });
+
+  test('with ids it loads GA4 and the pixel and tracks route changes and pricing views', async () => {
+    const server = await startServer({
+      env: { LAYERFIX_GA_MEASUREMENT_ID: 'G-E2ETEST', LAYERFIX_META_PIXEL_ID: '123456789' },
+    });
+    const browser = await launchBrowser();
+    try {
+      const { page, errors } = await newPage(browser.context);
+      const requested = [];
+      const cspViolations = [];
+      page.on('request', (req) => requested.push(req.url()));
+      page.on('console', (msg) => {
+        if (/Content Security Policy/i.test(msg.text())) cspViolations.push(msg.text());
+      });
+      await page.goto(`${server.baseURL}/features`);
+      await page.getByText('Fix Every Print').waitFor();
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Pricing' }).click();
+      await page.getByText('Get Started Free').first().waitFor();
+
+      assert.ok(requested.some((u) => u.startsWith('https://www.googletagmanager.com/gtag/js?id=G-E2ETEST')), 'gtag.js requested');
+      assert.ok(requested.includes('https://connect.facebook.net/en_US/fbevents.js'), 'fbevents.js requested');
+      assert.deepEqual(cspViolations, []);
+
+      // The third-party hosts are unreachable here, so the stubs keep their queues.
+      const { pageViews, pixel } = await page.evaluate(() => ({
+        pageViews: window.dataLayer
+          .map((a) => Array.from(a))
+          .filter((a) => a[0] === 'event' && a[1] === 'page_view')
+          .map((a) => a[2].page_path),
+        pixel: window.fbq.queue.map((a) => [a[0], a[1], a[3]?.eventID ?? null]),
+      }));
+      assert.deepEqual(pageViews, ['/features', '/pricing']);
+      const viewContent = pixel.filter((e) => e[0] === 'track' && e[1] === 'ViewContent');
+      assert.equal(viewContent.length, 1);
+      assert.match(viewContent[0][2], /^lf_\d+_/);
+      assert.equal(pixel.filter((e) => e[1] === 'PageView').length, 2);
+      assert.deepEqual(errors.map(String), []);
+    } finally {
+      await browser.close();
+      await server.stop();
+    }
+  });
+});

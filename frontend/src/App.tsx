@@ -59,11 +59,14 @@ export default function App() {
         <ToastProvider>
           <BrowserRouter basename={config.basePath || '/'}>
             <RouteAnalytics />
-            <AppLayout>
-              <ErrorBoundary>
-                <AppRoutes />
-              </ErrorBoundary>
-            </AppLayout>
+            {/* The outer boundary catches errors of the frame itself. */}
+            <ErrorBoundary>
+              <AppLayout>
+                <ErrorBoundary>
+                  <AppRoutes />
+                </ErrorBoundary>
+              </AppLayout>
+            </ErrorBoundary>
           </BrowserRouter>
         </ToastProvider>
       </SWRConfig>

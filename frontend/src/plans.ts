@@ -38,11 +38,10 @@ const TAGLINES: Record<Tier, string> = {
   farm: 'For print farms and makerspaces.',
 };
 
-function features(tier: Tier, limit: number): PlanFeature[] {
+function features(tier: Tier): PlanFeature[] {
   const list: PlanFeature[] = [
-    { label: `${limit} AI troubleshooting sessions per month` },
+    { label: 'AI diagnosis with prioritized fixes' },
     { label: 'Photo upload and image analysis' },
-    { label: 'Prioritized step-by-step fixes' },
     { label: 'Printer profiles and issue history' },
     { label: 'Shareable result links' },
   ];
@@ -68,7 +67,7 @@ export function buildPlans(pricing?: PricingEntry[] | null, limits?: UsageLimits
       limit,
       popular: tier === 'hobby',
       tagline: TAGLINES[tier],
-      features: features(tier, limit),
+      features: features(tier),
     };
   });
 }

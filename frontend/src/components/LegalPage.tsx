@@ -47,7 +47,12 @@ export function LegalPage({ title, intro, sections }: { title: string; intro: Re
   );
 }
 
-/** Operator name and contact from the runtime configuration, with neutral fallbacks. */
+/** The operator name from the runtime configuration, with a neutral fallback. */
 export function operatorText(name: string): string {
   return name.trim() || 'the operator of this Layerfix service';
+}
+
+/** ", operated by NAME," or nothing when no operator name is configured. */
+export function operatedBy(name: string): string {
+  return name.trim() ? `, operated by ${name.trim()},` : '';
 }

@@ -1,5 +1,6 @@
-import { screen, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { act, fireEvent, screen, within } from '@testing-library/react';
+import Tooltip from '@mui/material/Tooltip';
+import { describe, expect, it, vi } from 'vitest';
 import { AppLayout } from './AppLayout';
 import { FOOTER_TAGLINE } from './Footer';
 import { isActiveRoute } from './TopNav';
@@ -33,5 +34,32 @@ describe('top navigation and footer', () => {
     expect(isActiveRoute('/features', '/')).toBe(false);
     expect(isActiveRoute('/issues/4', '/issues')).toBe(true);
     expect(isActiveRoute('/issuesx', '/issues')).toBe(false);
+  });
+});
+
+describe('tooltips', () => {
+  it('open after 700 ms by the theme default', async () => {
+    vi.useFakeTimers();
+    try {
+      renderWithProviders(
+        <Tooltip title="Helpful hint">
+          <button type="button">target</button>
+        </Tooltip>,
+      );
+      const target = screen.getByText('target');
+      act(() => {
+        fireEvent.mouseOver(target);
+      });
+      act(() => {
+        vi.advanceTimersByTime(650);
+      });
+      expect(screen.queryByRole('tooltip')).not.toBeInTheDocument();
+      act(() => {
+        vi.advanceTimersByTime(100);
+      });
+      expect(screen.getByRole('tooltip')).toHaveTextContent('Helpful hint');
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -18,7 +18,6 @@ import PrecisionManufacturingRoundedIcon from '@mui/icons-material/PrecisionManu
 import PsychologyRoundedIcon from '@mui/icons-material/PsychologyRounded';
 import ScheduleRoundedIcon from '@mui/icons-material/ScheduleRounded';
 import SmartphoneRoundedIcon from '@mui/icons-material/SmartphoneRounded';
-import { Logo } from '../components/Logo';
 
 interface Feature {
   icon: ReactNode;
@@ -102,9 +101,6 @@ export default function Features() {
         }}
       >
         <Container maxWidth="md" sx={{ textAlign: 'center' }}>
-          <Box sx={{ mb: 3 }}>
-            <Logo to="/" />
-          </Box>
           <Chip
             icon={<AutoAwesomeRoundedIcon />}
             label="AI-Powered 3D Print Troubleshooting"
@@ -117,7 +113,7 @@ export default function Features() {
             sx={{ fontSize: { xs: '2.5rem', sm: '3.25rem', md: '4rem' }, lineHeight: 1.05, mb: 2.5 }}
           >
             Fix Every Print{' '}
-            <Box component="span" sx={{ color: 'primary.main' }}>
+            <Box component="span" sx={{ color: 'primary.main', display: { sm: 'block' } }}>
               Like a Pro
             </Box>
           </Typography>
@@ -155,9 +151,21 @@ export default function Features() {
         <Typography color="text.secondary" sx={{ textAlign: 'center', maxWidth: 640, mx: 'auto', mb: { xs: 4, md: 6 } }}>
           From a stringy benchy to a warped build plate, Layerfix turns a vague symptom into concrete next steps.
         </Typography>
-        <Box sx={{ display: 'grid', gap: 3, gridTemplateColumns: { xs: '1fr', sm: 'repeat(2, 1fr)', md: 'repeat(3, 1fr)' } }}>
-          {FEATURES.map((f) => (
-            <Card key={f.title} sx={{ height: '100%' }}>
+        <Box
+          sx={{
+            display: 'grid',
+            gap: 3,
+            gridTemplateColumns: { xs: '1fr', sm: 'repeat(2, minmax(0, 1fr))', md: 'repeat(6, minmax(0, 1fr))' },
+          }}
+        >
+          {FEATURES.map((f, i) => (
+            <Card
+              key={f.title}
+              sx={{
+                height: '100%',
+                gridColumn: { sm: i === 4 ? 'span 2' : 'auto', md: i < 3 ? 'span 2' : 'span 3' },
+              }}
+            >
               <CardContent sx={{ p: 3 }}>
                 <IconTile>{f.icon}</IconTile>
                 <Typography variant="h6" component="h3" sx={{ mt: 2, mb: 1 }}>

@@ -1,6 +1,100 @@
-// Placeholder; the anonymous troubleshooting flow (issue 3) replaces this file.
-import { PagePlaceholder } from '../components/PagePlaceholder';
+// / and /preview: the anonymous troubleshooter (SPEC section 2 "/preview and /").
+import { useMemo } from 'react';
+import { useNavigate, useSearchParams } from 'react-router-dom';
+import { useSWRConfig } from 'swr';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Card from '@mui/material/Card';
+import CardContent from '@mui/material/CardContent';
+import Container from '@mui/material/Container';
+import Skeleton from '@mui/material/Skeleton';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import { CreditsBadge } from '../features/troubleshoot/CreditsBadge';
+import { LimitReached } from '../features/troubleshoot/LimitReached';
+import { TroubleshootForm } from '../features/troubleshoot/TroubleshootForm';
+import { loadSharedIssue } from '../features/troubleshoot/sharedLocal';
+import { submitAnonymousAnalysis } from '../features/troubleshoot/submit';
+import { PUBLIC_USAGE_KEY, usePublicUsage } from '../features/troubleshoot/usePublicUsage';
+import { EMPTY_FORM, type TroubleshootFormValues } from '../features/troubleshoot/validation';
+import type { IssueDetails } from '../features/troubleshoot/session';
+
+function valuesFromIssue(issue: IssueDetails): TroubleshootFormValues {
+  const num = (v: number | null | undefined) => (v === null || v === undefined ? '' : String(v));
+  return {
+    printerBrand: issue.printerBrand ?? '',
+    category: issue.category || EMPTY_FORM.category,
+    description: issue.description,
+    material: issue.material ?? '',
+    nozzleTemp: num(issue.nozzleTemp),
+    bedTemp: num(issue.bedTemp),
+    layerHeight: num(issue.layerHeight),
+    printSpeed: num(issue.printSpeed),
+    infill: num(issue.infill),
+  };
+}
 
 export default function Home() {
-  return <PagePlaceholder title="AI-Powered 3D Printing Troubleshooter" />;
+  const navigate = useNavigate();
+  const { mutate } = useSWRConfig();
+  const usage = usePublicUsage();
+  const [params] = useSearchParams();
+  const shareId = params.get('share');
+  const shared = useMemo(() => (shareId ? loadSharedIssue(shareId) : null), [shareId]);
+
+  const submit = (values: TroubleshootFormValues, photos: File[]) => {
+    submitAnonymousAnalysis(values, photos, () => void mutate(PUBLIC_USAGE_KEY));
+    navigate('/troubleshooting-results');
+  };
+
+  return (
+    <Box>
+      <Box
+        sx={{
+          background: 'linear-gradient(180deg, rgba(234,88,12,0.10) 0%, rgba(234,88,12,0) 100%)',
+          pt: { xs: 4, md: 7 },
+          pb: { xs: 3, md: 4 },
+        }}
+      >
+        <Container maxWidth="md" sx={{ textAlign: 'center' }}>
+          <Typography
+            variant="h3"
+            component="h1"
+            sx={{ fontSize: { xs: 30, sm: 40, md: 48 }, lineHeight: 1.1, mb: 1.5 }}
+          >
+            AI-Powered 3D Printing Troubleshooter
+          </Typography>
+          <Typography sx={{ color: 'text.secondary', fontSize: { xs: 16, md: 18 }, maxWidth: 620, mx: 'auto', mb: 2.5 }}>
+            Describe what went wrong with your print and get a diagnosis with prioritized, concrete fixes in seconds. No
+            sign-up or credit card required.
+          </Typography>
+          <CreditsBadge usage={usage} />
+        </Container>
+      </Box>
+      <Container maxWidth="md" sx={{ pb: { xs: 4, md: 8 } }}>
+        <Card sx={{ boxShadow: '0 10px 30px -12px rgba(15, 23, 42, 0.18)' }}>
+          <CardContent sx={{ p: { xs: 2, sm: 4 }, '&:last-child': { pb: { xs: 2.5, sm: 4 } } }}>
+            {usage.used === undefined && usage.isLoading ? (
+              <Stack spacing={2} aria-busy="true">
+                <Skeleton variant="rounded" height={56} />
+                <Skeleton variant="rounded" height={200} />
+                <Skeleton variant="rounded" height={120} />
+              </Stack>
+            ) : usage.limitReached ? (
+              <LimitReached limit={usage.limit} />
+            ) : (
+              <>
+                {shared && (
+                  <Alert severity="info" sx={{ mb: 3 }}>
+                    The details of the issue you shared are filled in below. Adjust them and analyze again.
+                  </Alert>
+                )}
+                <TroubleshootForm key={shareId ?? 'new'} initialValues={shared ? valuesFromIssue(shared) : EMPTY_FORM} onSubmit={submit} />
+              </>
+            )}
+          </CardContent>
+        </Card>
+      </Container>
+    </Box>
+  );
 }

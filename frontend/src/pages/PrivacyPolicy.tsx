@@ -1,9 +1,8 @@
 import { config } from '../config';
 import { ContactLine } from '../components/ContactLine';
-import { LegalPage, operatorText, type LegalSection } from '../components/LegalPage';
+import { LegalPage, operatedBy, type LegalSection } from '../components/LegalPage';
 
 export default function PrivacyPolicy() {
-  const operator = operatorText(config.operatorName);
   const sections: LegalSection[] = [
     {
       title: 'Information We Collect',
@@ -124,8 +123,8 @@ export default function PrivacyPolicy() {
       title="Privacy Policy"
       intro={
         <p>
-          This policy explains what information Layerfix, operated by {operator}, collects when you use the service, how
-          it is used, and the choices you have.
+          This policy explains what information Layerfix{operatedBy(config.operatorName)} collects when you use the
+          service, how it is used, and the choices you have.
         </p>
       }
       sections={sections}

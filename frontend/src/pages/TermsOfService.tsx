@@ -1,6 +1,6 @@
 import { config } from '../config';
 import { ContactLine } from '../components/ContactLine';
-import { LegalPage, operatorText, type LegalSection } from '../components/LegalPage';
+import { LegalPage, operatedBy, operatorText, type LegalSection } from '../components/LegalPage';
 
 export default function TermsOfService() {
   const operator = operatorText(config.operatorName);
@@ -128,7 +128,8 @@ export default function TermsOfService() {
       title="Terms of Service"
       intro={
         <p>
-          These terms govern your use of Layerfix, a service operated by {operator}. Please read them carefully.
+          These terms govern your use of Layerfix{operatedBy(config.operatorName) || ','} an AI troubleshooting service for 3D
+          printing. Please read them carefully.
         </p>
       }
       sections={sections}

@@ -1,6 +1,149 @@
-// Placeholder; the anonymous troubleshooting flow (issue 3) replaces this file.
-import { PagePlaceholder } from '../components/PagePlaceholder';
+// /troubleshooting-results: waits for the analysis started by the form, then shows it
+// (SPEC section 2 and section 4 "Analysis flow").
+import { useEffect, useState } from 'react';
+import { Link as RouterLink, useNavigate } from 'react-router-dom';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import CircularProgress from '@mui/material/CircularProgress';
+import Container from '@mui/material/Container';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import AddCircleOutlineRounded from '@mui/icons-material/AddCircleOutlineRounded';
+import PersonAddAlt1Rounded from '@mui/icons-material/PersonAddAlt1Rounded';
+import ShareRounded from '@mui/icons-material/ShareRounded';
+import { useToast } from '../components/Toast';
+import { loadCheckedSteps, resultKey, saveCheckedSteps, toggleStep } from '../features/troubleshoot/checkedSteps';
+import { analysisErrorToast, ANALYSIS_FAILED, DEFAULT_ANALYSIS_ERROR } from '../features/troubleshoot/errors';
+import {
+  AdditionalTips,
+  IssueAnalysis,
+  OriginalIssueDetails,
+  RecommendedSolutions,
+} from '../features/troubleshoot/ResultView';
+import { clearAnalysis, POLL_INTERVAL_MS, readAnalysis, TIMEOUT_MS, type AnalysisState } from '../features/troubleshoot/session';
+import { ShareBanner } from '../features/troubleshoot/ShareBanner';
+import { useShareLink } from '../features/troubleshoot/useShareLink';
+
+// The form to return to. Signed-in users will go back to /report-issue once auth exists.
+const FORM_PATH = '/preview';
+
+type Done = Extract<AnalysisState, { kind: 'done' }>;
+
+// useAnalysisResult polls the hand-over every 0.5 s until the result is there; on failure or
+// time-out it clears the waiting flag and goes back to the form.
+function useAnalysisResult(): Done | null {
+  const navigate = useNavigate();
+  const { toast } = useToast();
+  const [done, setDone] = useState<Done | null>(() => {
+    const s = readAnalysis();
+    return s.kind === 'done' ? s : null;
+  });
+
+  useEffect(() => {
+    if (done) return;
+    const check = () => {
+      const s = readAnalysis();
+      switch (s.kind) {
+        case 'done':
+          setDone(s);
+          return true;
+        case 'failed':
+          clearAnalysis();
+          toast({ ...analysisErrorToast(s.error), variant: 'destructive' });
+          navigate(FORM_PATH, { replace: true });
+          return true;
+        case 'waiting':
+          if (s.lost || Date.now() - s.startedAt > TIMEOUT_MS) {
+            clearAnalysis();
+            toast({ title: ANALYSIS_FAILED, description: DEFAULT_ANALYSIS_ERROR, variant: 'destructive' });
+            navigate(FORM_PATH, { replace: true });
+            return true;
+          }
+          return false;
+        case 'none':
+          navigate(FORM_PATH, { replace: true });
+          return true;
+      }
+    };
+    if (check()) return;
+    const timer = setInterval(() => {
+      if (check()) clearInterval(timer);
+    }, POLL_INTERVAL_MS);
+    return () => clearInterval(timer);
+  }, [done, navigate, toast]);
+
+  return done;
+}
+
+function Analyzing() {
+  return (
+    <Stack spacing={2} sx={{ alignItems: 'center', textAlign: 'center', py: { xs: 10, md: 16 } }} role="status">
+      <CircularProgress size={56} thickness={4} />
+      <Typography variant="h5" component="h1">
+        Analyzing your 3D printing issue...
+      </Typography>
+      <Typography sx={{ color: 'text.secondary' }}>This may take up to 30 seconds</Typography>
+    </Stack>
+  );
+}
 
 export default function TroubleshootingResults() {
-  return <PagePlaceholder title="Troubleshooting Results" />;
+  const done = useAnalysisResult();
+  if (!done) {
+    return (
+      <Container maxWidth="md">
+        <Analyzing />
+      </Container>
+    );
+  }
+  return <Results key={resultKey(done.result, done.issue?.id)} state={done} />;
+}
+
+function Results({ state }: { state: Done }) {
+  const { result, issue } = state;
+  const key = resultKey(result, issue?.id);
+  const [checked, setChecked] = useState(() => loadCheckedSteps(key, result.steps.length));
+  const { link, sharing, share } = useShareLink(result, issue);
+
+  const toggle = (i: number) => {
+    const next = toggleStep(checked, i);
+    setChecked(next);
+    saveCheckedSteps(key, next);
+  };
+
+  return (
+    <Container maxWidth="md" sx={{ py: { xs: 3, md: 5 } }}>
+      <Stack
+        direction={{ xs: 'column', sm: 'row' }}
+        spacing={2}
+        sx={{ alignItems: { xs: 'stretch', sm: 'center' }, justifyContent: 'space-between', mb: 3 }}
+      >
+        <Box>
+          <Typography variant="h4" component="h1" sx={{ fontSize: { xs: 26, md: 32 } }}>
+            Troubleshooting Results
+          </Typography>
+          <Typography sx={{ color: 'text.secondary' }}>Work through the fixes from the most likely down and tick what you tried.</Typography>
+        </Box>
+        <Button variant="outlined" startIcon={<ShareRounded />} onClick={share} disabled={sharing} sx={{ flexShrink: 0 }}>
+          Share
+        </Button>
+      </Stack>
+      <Stack spacing={2.5}>
+        {link && <ShareBanner link={link} />}
+        <IssueAnalysis summary={result.summary} />
+        <RecommendedSolutions steps={result.steps} checked={checked} onToggle={toggle} />
+        <AdditionalTips tips={result.additionalTips} />
+        {issue && <OriginalIssueDetails issue={issue} />}
+        {/* Signed-in actions (Mark as Resolved, Resolution Notes, Return to Dashboard) join here with auth. */}
+        <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1.5} sx={{ justifyContent: 'center', pt: 1 }}>
+          <Button component={RouterLink} to="/login?mode=signup" variant="contained" size="large" startIcon={<PersonAddAlt1Rounded />}>
+            Sign Up to Save Results
+          </Button>
+          <Button component={RouterLink} to={FORM_PATH} variant="outlined" size="large" startIcon={<AddCircleOutlineRounded />}>
+            Submit Another Issue
+          </Button>
+        </Stack>
+      </Stack>
+    </Container>
+  );
 }

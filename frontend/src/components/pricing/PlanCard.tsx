@@ -56,14 +56,18 @@ export function PlanCard({ plan, loading = false, action }: Props) {
             <Skeleton width={96} height={52} />
           ) : (
             <>
-              <Typography variant="h3" component="p" data-testid="plan-price">
+              <Typography variant="h3" component="p" data-testid="plan-price" sx={{ fontSize: { xs: '2.5rem', lg: '2.25rem' } }}>
                 {formatPrice(plan.amount)}
               </Typography>
               <Typography color="text.secondary">/month</Typography>
             </>
           )}
         </Box>
-        <Typography variant="subtitle2" color="primary" data-testid="plan-limit" sx={{ mb: 1 }}>
+        <Typography
+          variant="subtitle2"
+          data-testid="plan-limit"
+          sx={{ mb: 1.5, px: 1.5, py: 0.75, borderRadius: 2, bgcolor: 'action.hover', fontWeight: 700 }}
+        >
           {loading ? <Skeleton width={140} /> : `${plan.limit} issues per month`}
         </Typography>
         <List dense disablePadding sx={{ mb: 3, flexGrow: 1 }}>
@@ -77,14 +81,9 @@ export function PlanCard({ plan, loading = false, action }: Props) {
                 )}
               </ListItemIcon>
               <ListItemText
-                primary={
-                  <>
-                    {f.label}
-                    {f.comingSoon && (
-                      <Chip label="Coming Soon" size="small" variant="outlined" sx={{ ml: 1, height: 20, fontSize: 11 }} />
-                    )}
-                  </>
-                }
+                primary={f.label}
+                secondary={f.comingSoon ? 'Coming Soon' : undefined}
+                slotProps={{ secondary: { sx: { color: 'warning.main', fontWeight: 600, fontSize: 12 } } }}
               />
             </ListItem>
           ))}

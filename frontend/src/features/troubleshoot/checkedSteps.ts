@@ -1,5 +1,5 @@
 // Ticked solution steps, remembered per result in local storage (SPEC section 4 "Other states").
-import type { TroubleshootResult } from './session';
+import type { TroubleshootingResult } from '../../api/client';
 
 const PREFIX = 'layerfix.checkedSteps.';
 
@@ -14,7 +14,7 @@ function fnv1a(text: string): string {
 }
 
 // resultKey names a result: a saved issue by its id, an anonymous result by its content.
-export function resultKey(result: TroubleshootResult, issueId?: number): string {
+export function resultKey(result: TroubleshootingResult, issueId?: number): string {
   if (issueId) return `issue-${issueId}`;
   return `result-${fnv1a(result.summary + '\n' + result.steps.map((s) => s.title).join('\n'))}`;
 }

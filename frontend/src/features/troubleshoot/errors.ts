@@ -11,6 +11,7 @@ export const TOO_LARGE_ERROR =
   'The uploaded images are too large. Please use smaller images (under 5MB each) and try again.';
 export const OFFLINE_ERROR = 'No internet connection. Please check your connection and try again.';
 export const NON_OK_ERROR = 'Failed to get AI recommendations';
+export const AI_UNAVAILABLE_ERROR = 'AI analysis service is currently unavailable. Please try again later.';
 export const LIMIT_TITLE = 'Daily Limit Reached';
 export const LIMIT_CODE = 'PUBLIC_USAGE_LIMIT_EXCEEDED';
 
@@ -46,6 +47,9 @@ export function analysisErrorToast(err: unknown, online = navigator.onLine): Toa
   if (!http) return { title: ANALYSIS_FAILED, description: DEFAULT_ANALYSIS_ERROR };
   if (http.status === 429 && http.code === LIMIT_CODE) {
     return { title: LIMIT_TITLE, description: http.message ?? "You've used all your free credits!" };
+  }
+  if (http.code === 'AI_UNAVAILABLE' || /gemini|ai provider/i.test(http.message ?? '')) {
+    return { title: ANALYSIS_FAILED, description: AI_UNAVAILABLE_ERROR };
   }
   if (http.status === 413) return { title: ANALYSIS_FAILED, description: TOO_LARGE_ERROR };
   if (http.status === 400 && http.message) {

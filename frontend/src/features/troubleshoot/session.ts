@@ -2,17 +2,7 @@
 // The form starts the request and navigates at once; the request writes its outcome to session
 // storage and the results screen polls for it every 0.5 s.
 
-export interface TroubleshootStep {
-  title: string;
-  description: string;
-  priority: string;
-}
-
-export interface TroubleshootResult {
-  summary: string;
-  steps: TroubleshootStep[];
-  additionalTips: string[];
-}
+import type { TroubleshootingResult } from '../../api/client';
 
 // IssueDetails is what the results screen shows under 'Original Issue Details'. A saved issue of a
 // signed-in user also carries its id and status (used for 'Mark as Resolved').
@@ -71,7 +61,7 @@ function storeIssue(issue: IssueDetails): void {
 }
 
 // startAnalysis sets the waiting flag and runs the request in the background. It does not wait.
-export function startAnalysis(issue: IssueDetails, run: () => Promise<TroubleshootResult>): void {
+export function startAnalysis(issue: IssueDetails, run: () => Promise<TroubleshootingResult>): void {
   sessionStorage.removeItem(RESULTS_KEY);
   sessionStorage.removeItem(ERROR_KEY);
   storeIssue(issue);
@@ -90,9 +80,15 @@ export function startAnalysis(issue: IssueDetails, run: () => Promise<Troublesho
     });
 }
 
+// attachPhotos adds the downscaled photos to the stored issue once they are ready.
+export function attachPhotos(photos: string[]): void {
+  const issue = read<IssueDetails>(ISSUE_KEY);
+  if (issue && photos.length > 0) storeIssue({ ...issue, photos });
+}
+
 // showStoredResult puts an existing result and its issue in place for the results screen (used by
 // the dashboard and issue list to open a saved issue).
-export function showStoredResult(result: TroubleshootResult, issue: IssueDetails): void {
+export function showStoredResult(result: TroubleshootingResult, issue: IssueDetails): void {
   sessionStorage.removeItem(WAITING_KEY);
   sessionStorage.removeItem(ERROR_KEY);
   write(RESULTS_KEY, result);
@@ -101,7 +97,7 @@ export function showStoredResult(result: TroubleshootResult, issue: IssueDetails
 
 export type AnalysisState =
   | { kind: 'waiting'; startedAt: number; lost: boolean }
-  | { kind: 'done'; result: TroubleshootResult; issue: IssueDetails | null }
+  | { kind: 'done'; result: TroubleshootingResult; issue: IssueDetails | null }
   | { kind: 'failed'; error: Error }
   | { kind: 'none' };
 
@@ -110,7 +106,7 @@ export type AnalysisState =
 export function readAnalysis(): AnalysisState {
   const error = read<{ message: string }>(ERROR_KEY);
   if (error) return { kind: 'failed', error: new Error(error.message) };
-  const result = read<TroubleshootResult>(RESULTS_KEY);
+  const result = read<TroubleshootingResult>(RESULTS_KEY);
   if (result && Array.isArray(result.steps)) {
     return { kind: 'done', result, issue: read<IssueDetails>(ISSUE_KEY) };
   }

@@ -32,9 +32,10 @@ export const MATERIAL_MAX = 50;
 export const BRAND_MAX = 100;
 
 // Letters, digits, whitespace and - _ . , ! ? ( ) [ ] : ; quotes / \ (typographic quotes included,
-// since phone keyboards type them).
-const DESCRIPTION_CHARS = /^[\p{L}\p{N}\s\-_.,!?()[\]:;'"‘’“”/\\]*$/u;
-const MATERIAL_CHARS = /^[\p{L}\p{N}\s\-_.+]*$/u;
+// since phone keyboards type them). Whitespace is the server's: tab, newlines, form feed, space.
+const DESCRIPTION_CHARS = /^[\p{L}\p{M}\p{Nd}\t\n\f\r \-_.,!?()[\]:;'"‘’“”/\\]*$/u;
+const MATERIAL_CHARS = /^[\p{L}\p{M}\p{Nd}\t\n\f\r \-_.+]*$/u;
+const CONTROL_CHARS = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/;
 
 interface NumericRule {
   field: 'nozzleTemp' | 'bedTemp' | 'layerHeight' | 'printSpeed' | 'infill';
@@ -44,11 +45,11 @@ interface NumericRule {
 }
 
 export const NUMERIC_RULES: readonly NumericRule[] = [
-  { field: 'nozzleTemp', min: 0, max: 500, message: 'Nozzle temperature must be between 0 and 500°C' },
-  { field: 'bedTemp', min: 0, max: 200, message: 'Bed temperature must be between 0 and 200°C' },
+  { field: 'nozzleTemp', min: 0, max: 500, message: 'Nozzle temperature must be between 0 and 500 °C' },
+  { field: 'bedTemp', min: 0, max: 200, message: 'Bed temperature must be between 0 and 200 °C' },
   { field: 'layerHeight', min: 0.05, max: 1, message: 'Layer height must be between 0.05 and 1 mm' },
   { field: 'printSpeed', min: 1, max: 300, message: 'Print speed must be between 1 and 300 mm/s' },
-  { field: 'infill', min: 0, max: 100, message: 'Infill must be between 0 and 100%' },
+  { field: 'infill', min: 0, max: 100, message: 'Infill must be between 0 and 100 %' },
 ];
 
 export function validateTroubleshootForm(v: TroubleshootFormValues): FieldErrors {
@@ -56,22 +57,25 @@ export function validateTroubleshootForm(v: TroubleshootFormValues): FieldErrors
   const brand = v.printerBrand.trim();
   if (!brand) {
     errors.printerBrand = 'Please enter your printer brand';
-  } else if (brand.length > BRAND_MAX) {
+  } else if ([...brand].length > BRAND_MAX) {
     errors.printerBrand = 'Brand must be less than 100 characters';
+  } else if (CONTROL_CHARS.test(brand)) {
+    errors.printerBrand = 'Brand contains invalid characters';
   }
   if (!v.category) {
     errors.category = 'Please select an issue category';
   }
   const description = v.description.trim();
-  if (description.length < DESCRIPTION_MIN) {
+  const length = [...description].length;
+  if (length < DESCRIPTION_MIN) {
     errors.description = 'Please provide a detailed description (at least 10 characters)';
-  } else if (description.length > DESCRIPTION_MAX) {
+  } else if (length > DESCRIPTION_MAX) {
     errors.description = 'Description must be less than 2000 characters';
   } else if (!DESCRIPTION_CHARS.test(description)) {
     errors.description = 'Description contains invalid characters';
   }
   const material = v.material.trim();
-  if (material.length > MATERIAL_MAX) {
+  if ([...material].length > MATERIAL_MAX) {
     errors.material = 'Material must be less than 50 characters';
   } else if (!MATERIAL_CHARS.test(material)) {
     errors.material = 'Material contains invalid characters';

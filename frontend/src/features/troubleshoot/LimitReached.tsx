@@ -1,0 +1,49 @@
+import { Link as RouterLink } from 'react-router-dom';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import EventRepeatRounded from '@mui/icons-material/EventRepeatRounded';
+import HourglassBottomRounded from '@mui/icons-material/HourglassBottomRounded';
+
+// LimitReached replaces the form once the anonymous allowance is used up.
+export function LimitReached({ limit }: { limit: number }) {
+  return (
+    <Box data-testid="limit-reached" sx={{ textAlign: 'center', py: { xs: 2, sm: 4 }, px: { xs: 0, sm: 4 } }}>
+      <Box
+        sx={{
+          width: 64,
+          height: 64,
+          mx: 'auto',
+          mb: 2,
+          borderRadius: '50%',
+          display: 'grid',
+          placeItems: 'center',
+          bgcolor: 'rgba(217, 119, 6, 0.12)',
+          color: 'warning.main',
+        }}
+      >
+        <HourglassBottomRounded sx={{ fontSize: 32 }} />
+      </Box>
+      <Typography variant="h5" component="h2" gutterBottom>
+        You&apos;ve used all your free credits!
+      </Typography>
+      <Typography sx={{ color: 'text.secondary', maxWidth: 480, mx: 'auto' }}>
+        You have used all {limit} free analyses for this month. Create a free account to keep a log of your printers and
+        issues, or pick a plan with more monthly troubleshooting sessions.
+      </Typography>
+      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1.5} sx={{ justifyContent: 'center', mt: 3 }}>
+        <Button component={RouterLink} to="/login?mode=signup" variant="contained" size="large">
+          Create Free Account
+        </Button>
+        <Button component={RouterLink} to="/pricing" variant="outlined" size="large">
+          View Pricing Plans
+        </Button>
+      </Stack>
+      <Stack direction="row" spacing={1} sx={{ alignItems: 'center', justifyContent: 'center', mt: 3, color: 'text.secondary' }}>
+        <EventRepeatRounded fontSize="small" />
+        <Typography variant="body2">Your free credits reset next month.</Typography>
+      </Stack>
+    </Box>
+  );
+}

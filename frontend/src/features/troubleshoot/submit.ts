@@ -1,0 +1,51 @@
+import { troubleshoot, type TroubleshootInput } from '../../api/client';
+import { downscaleImage, stripDataUrl } from './images';
+import { attachPhotos, startAnalysis, type IssueDetails } from './session';
+import { numberOrNull, type TroubleshootFormValues } from './validation';
+
+// issueFromForm is the issue as the results screen shows it.
+export function issueFromForm(v: TroubleshootFormValues): IssueDetails {
+  return {
+    printerBrand: v.printerBrand.trim(),
+    category: v.category,
+    description: v.description.trim(),
+    material: v.material.trim() || null,
+    nozzleTemp: numberOrNull(v.nozzleTemp),
+    bedTemp: numberOrNull(v.bedTemp),
+    layerHeight: numberOrNull(v.layerHeight),
+    printSpeed: numberOrNull(v.printSpeed),
+    infill: numberOrNull(v.infill),
+    photos: [],
+  };
+}
+
+export function buildPayload(issue: IssueDetails, images: string[]): TroubleshootInput {
+  return {
+    category: issue.category,
+    description: issue.description,
+    material: issue.material ?? null,
+    nozzleTemp: issue.nozzleTemp ?? null,
+    bedTemp: issue.bedTemp ?? null,
+    layerHeight: issue.layerHeight ?? null,
+    printSpeed: issue.printSpeed ?? null,
+    infill: issue.infill ?? null,
+    printerBrand: issue.printerBrand ?? '',
+    images,
+    screenDimensions: { width: window.screen?.width ?? 0, height: window.screen?.height ?? 0 },
+  };
+}
+
+// submitAnonymousAnalysis starts the analysis in the background; the caller navigates to the
+// results screen at once. onSettled runs after success or failure (to refresh the credits badge).
+export function submitAnonymousAnalysis(values: TroubleshootFormValues, photos: File[], onSettled: () => void): void {
+  const issue = issueFromForm(values);
+  startAnalysis(issue, async () => {
+    try {
+      const dataUrls = await Promise.all(photos.map(downscaleImage));
+      attachPhotos(dataUrls);
+      return await troubleshoot(buildPayload(issue, dataUrls.map(stripDataUrl)));
+    } finally {
+      onSettled();
+    }
+  });
+}

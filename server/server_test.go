@@ -1,0 +1,305 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/layerfix/layerfix/ai"
+)
+
+// Every route of SPEC section 2 is served by the app.
+var specRoutes = []string{"/", "/preview", "/features", "/pricing", "/privacy-policy", "/terms-of-service",
+	"/dashboard", "/login", "/login?mode=signup", "/report-issue", "/issues", "/troubleshooting-results",
+	"/subscribe", "/share/abcdefghijklmnopqrstuv", "/some/unknown/page"}
+
+func TestSPARoutesAndRuntimeConfig(t *testing.T) {
+	ts := newTestServer(t, map[string]string{"LAYERFIX_OPERATOR_NAME": "Ada's </script> Lab"}, nil)
+	for _, p := range specRoutes {
+		w := ts.do(t, "GET", p, "")
+		if w.Code != 200 || !strings.Contains(w.Body.String(), `<div id=root>`) {
+			t.Fatalf("GET %s: %d %q", p, w.Code, w.Body.String())
+		}
+		if cc := w.Header().Get("Cache-Control"); cc != "no-cache" {
+			t.Errorf("GET %s: Cache-Control %q, want no-cache", p, cc)
+		}
+	}
+	body := ts.do(t, "GET", "/", "").Body.String()
+	if !strings.Contains(body, `<base href="/">`) || !strings.Contains(body, `"anonMonthlyLimit":3`) {
+		t.Fatalf("runtime config not injected: %s", body)
+	}
+	if strings.Contains(body, "</script> Lab") {
+		t.Fatal("configuration text can close the config script tag")
+	}
+	if strings.Contains(body, "layerfix:head") {
+		t.Fatal("marker left in index.html")
+	}
+}
+
+func TestStaticAssets(t *testing.T) {
+	ts := newTestServer(t, nil, nil)
+	w := ts.do(t, "GET", "/assets/index-abc123.js", "")
+	if w.Code != 200 || w.Header().Get("Cache-Control") != "public, max-age=31536000, immutable" || !strings.Contains(w.Header().Get("Content-Type"), "javascript") {
+		t.Fatalf("asset: %d %v", w.Code, w.Header())
+	}
+	for _, p := range []string{"/assets/missing.js", "/nope.png", "/assets/../../etc/passwd.txt"} {
+		if w := ts.do(t, "GET", p, ""); w.Code != 404 {
+			t.Errorf("GET %s: %d, want 404", p, w.Code)
+		}
+	}
+}
+
+func TestAPINotFoundIsJSON(t *testing.T) {
+	ts := newTestServer(t, nil, nil)
+	for _, m := range []string{"GET", "POST", "DELETE"} {
+		w := ts.do(t, m, "/api/no-such-thing", "")
+		if w.Code != 404 || !strings.HasPrefix(w.Header().Get("Content-Type"), "application/json") {
+			t.Fatalf("%s /api/no-such-thing: %d %s", m, w.Code, w.Header().Get("Content-Type"))
+		}
+		if e := decodeError(t, w); e.Code != CodeNotFound {
+			t.Fatalf("code %q", e.Code)
+		}
+	}
+	if w := ts.do(t, "GET", "/api", ""); w.Code != 404 {
+		t.Fatalf("GET /api: %d", w.Code)
+	}
+}
+
+func TestSecurityHeaders(t *testing.T) {
+	ts := newTestServer(t, map[string]string{"LAYERFIX_GA_MEASUREMENT_ID": "G-TEST1234"}, nil)
+	for _, p := range []string{"/", "/api/pricing", "/api/nope", "/assets/index-abc123.js"} {
+		w := ts.do(t, "GET", p, "")
+		csp := w.Header().Get("Content-Security-Policy")
+		for _, want := range []string{"object-src 'none'", "base-uri 'self'", "frame-ancestors 'none'", "https://www.googletagmanager.com"} {
+			if !strings.Contains(csp, want) {
+				t.Errorf("GET %s: CSP %q lacks %q", p, csp, want)
+			}
+		}
+		if w.Header().Get("X-Content-Type-Options") != "nosniff" || w.Header().Get("Referrer-Policy") == "" {
+			t.Errorf("GET %s: headers %v", p, w.Header())
+		}
+		if w.Header().Get("Strict-Transport-Security") != "" {
+			t.Errorf("HSTS over plain HTTP")
+		}
+	}
+	w := ts.do(t, "GET", "/", "", "X-Forwarded-Proto", "https")
+	if w.Header().Get("Strict-Transport-Security") != "" {
+		t.Error("HSTS set for a forged X-Forwarded-Proto from an untrusted peer")
+	}
+	plain := newTestServer(t, nil, nil)
+	if csp := plain.do(t, "GET", "/", "").Header().Get("Content-Security-Policy"); strings.Contains(csp, "google") {
+		t.Errorf("analytics hosts allowed with analytics off: %s", csp)
+	}
+}
+
+func TestBodyLimit(t *testing.T) {
+	ts := newTestServer(t, nil, nil)
+	big := `{"description":"` + strings.Repeat("a", 30<<20) + `"}`
+	w := ts.do(t, "POST", "/api/troubleshoot", big)
+	if w.Code != http.StatusRequestEntityTooLarge {
+		t.Fatalf("30 MB body: %d", w.Code)
+	}
+	if e := decodeError(t, w); !strings.Contains(e.Message, "request entity too large") {
+		t.Fatalf("message %q", e.Message)
+	}
+}
+
+// countingReader counts what the server reads of a body.
+type countingReader struct {
+	r interface{ Read([]byte) (int, error) }
+	n int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
+}
+
+// A 30 MB body of unknown length (chunked) is cut at the limit: the server
+// reads no more than the limit before refusing.
+func TestBodyLimitChunked(t *testing.T) {
+	ts := newTestServer(t, nil, nil)
+	for _, path := range []string{"/api/share-results", "/api/troubleshoot"} {
+		body := &countingReader{r: strings.NewReader(`{"title":"` + strings.Repeat("a", 30<<20) + `"}`)}
+		req := httptest.NewRequest("POST", path, body)
+		req.ContentLength = -1
+		req.Header.Set("Content-Type", "application/json")
+		w := httptest.NewRecorder()
+		ts.h.ServeHTTP(w, req)
+		if w.Code != 413 {
+			t.Fatalf("%s chunked 30 MB body: %d %s", path, w.Code, w.Body.String())
+		}
+		if body.n > maxJSONBody+64<<10 {
+			t.Fatalf("%s: server read %d bytes before refusing (limit %d)", path, body.n, maxJSONBody)
+		}
+	}
+}
+
+func TestHealthz(t *testing.T) {
+	ts := newTestServer(t, nil, nil)
+	if w := ts.do(t, "GET", "/healthz", ""); w.Code != 200 {
+		t.Fatalf("healthz %d", w.Code)
+	}
+	ts.store.Close()
+	w := ts.do(t, "GET", "/healthz", "")
+	if w.Code != http.StatusServiceUnavailable {
+		t.Fatalf("healthz with a closed database: %d", w.Code)
+	}
+}
+
+func TestBasePath(t *testing.T) {
+	ts := newTestServer(t, map[string]string{"LAYERFIX_BASE_PATH": "/layerfix/"}, nil)
+	if w := ts.do(t, "GET", "/layerfix/api/pricing", ""); w.Code != 200 {
+		t.Fatalf("api under base path: %d", w.Code)
+	}
+	w := ts.do(t, "GET", "/layerfix/features", "")
+	if w.Code != 200 || !strings.Contains(w.Body.String(), `<base href="/layerfix/">`) || !strings.Contains(w.Body.String(), `"basePath":"/layerfix"`) {
+		t.Fatalf("app under base path: %d %s", w.Code, w.Body.String())
+	}
+	if w := ts.do(t, "GET", "/layerfix/assets/index-abc123.js", ""); w.Code != 200 {
+		t.Fatalf("asset under base path: %d", w.Code)
+	}
+	if w := ts.do(t, "GET", "/", ""); w.Code != http.StatusFound || w.Header().Get("Location") != "/layerfix/" {
+		t.Fatalf("root redirect: %d %s", w.Code, w.Header().Get("Location"))
+	}
+	if w := ts.do(t, "GET", "/layerfix/api/nope", ""); w.Code != 404 {
+		t.Fatalf("unknown api under base: %d", w.Code)
+	}
+}
+
+type panicAnalyzer struct{}
+
+func (panicAnalyzer) Analyze(context.Context, ai.Request) (*ai.Result, error) { panic("boom secret") }
+
+func TestPanicIsJSON500(t *testing.T) {
+	ts := newTestServer(t, nil, panicAnalyzer{})
+	w := ts.do(t, "POST", "/api/troubleshoot", validTroubleshoot(nil))
+	if w.Code != 500 || strings.Contains(w.Body.String(), "boom") {
+		t.Fatalf("panic: %d %s", w.Code, w.Body.String())
+	}
+	decodeError(t, w)
+	// The panic's credit is not lost either: the server is still up.
+	if w := ts.do(t, "GET", "/healthz", ""); w.Code != 200 {
+		t.Fatal("server down after a panic")
+	}
+}
+
+func TestPricingAndLimits(t *testing.T) {
+	ts := newTestServer(t, map[string]string{"LAYERFIX_TIER_LIMITS": "free=5,hobby=20,pro=60"}, nil)
+	var prices []PriceEntry
+	json.Unmarshal(ts.do(t, "GET", "/api/pricing", "").Body.Bytes(), &prices)
+	if len(prices) != 4 || prices[1].Tier != "hobby" || prices[1].Amount != 3.99 || prices[3].Amount != 19.99 {
+		t.Fatalf("pricing %+v", prices)
+	}
+	var limits map[string]planLimit
+	json.Unmarshal(ts.do(t, "GET", "/api/usage-limits", "").Body.Bytes(), &limits)
+	if limits["free"].Limit != 5 || limits["pro"].Limit != 60 || limits["farm"].Limit != DefaultTierLimit || limits["farm"].Name != "Print Farm" {
+		t.Fatalf("limits %+v", limits)
+	}
+}
+
+func TestConfigErrorsNameTheVariable(t *testing.T) {
+	cases := map[string]string{
+		"LAYERFIX_ADDR":               "8080",
+		"LAYERFIX_DATABASE_URL":       "mysql://x",
+		"LAYERFIX_TRUSTED_PROXIES":    "10.0.0.0/99",
+		"LAYERFIX_BASE_PATH":          "layer fix",
+		"LAYERFIX_TIER_LIMITS":        "free=three",
+		"LAYERFIX_ANON_MONTHLY_LIMIT": "-2",
+		"LAYERFIX_CONTACT_EMAIL":      "not-an-email",
+		"LAYERFIX_GA_MEASUREMENT_ID":  "UA-1",
+		"LAYERFIX_META_PIXEL_ID":      "abc",
+		"LAYERFIX_GEMINI_TIMEOUT":     "forever",
+		"LAYERFIX_AI_FALLBACK":        "maybe",
+	}
+	for k, v := range cases {
+		_, err := LoadConfig(nil, func(name string) string {
+			if name == k {
+				return v
+			}
+			return ""
+		})
+		if err == nil || !strings.HasPrefix(err.Error(), k+":") || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%s=%s: err = %v, want a one-line error naming it", k, v, err)
+		}
+	}
+	if _, err := LoadConfig([]string{"-addr", "nope"}, func(string) string { return "" }); err == nil || !strings.HasPrefix(err.Error(), "-addr:") {
+		t.Errorf("flag error: %v", err)
+	}
+	cfg := testConfig(t, map[string]string{"LAYERFIX_GEMINI_API_KEY": "AIzaSECRETSECRET", "LAYERFIX_DATABASE_URL": "postgres://u:hunter2@db/x"})
+	printed := strings.ToLower(strings.Join(strings.Fields(strings.Trim(strings.ReplaceAll(fmtArgs(cfg.Printable()), ",", " "), "[]")), " "))
+	if strings.Contains(printed, "secretsecret") || strings.Contains(printed, "hunter2") {
+		t.Fatalf("secrets printed: %s", printed)
+	}
+	if cfg.DataDir != "./data" || cfg.Addr != ":8080" || cfg.AnonLimit != 3 || cfg.TierLimits.Limit("farm") != 175 {
+		t.Fatalf("defaults: %+v", cfg)
+	}
+}
+
+func fmtArgs(a []any) string {
+	b, _ := json.Marshal(a)
+	return string(b)
+}
+
+func TestClientIPAndTrustedProxies(t *testing.T) {
+	// Untrusted peer: a forged X-Forwarded-For changes nothing.
+	ts := newTestServer(t, nil, nil)
+	for i := 0; i < 3; i++ {
+		w := ts.do(t, "POST", "/api/troubleshoot", validTroubleshoot(nil), "X-Forwarded-For", "198.51.100."+string(rune('1'+i)), "X-Real-Ip", "198.51.100.99")
+		if w.Code != 200 {
+			t.Fatalf("use %d: %d %s", i, w.Code, w.Body.String())
+		}
+	}
+	if w := ts.do(t, "POST", "/api/troubleshoot", validTroubleshoot(nil), "X-Forwarded-For", "203.0.113.50"); w.Code != 429 {
+		t.Fatalf("forged XFF escaped the quota: %d", w.Code)
+	}
+	// Trusted proxy: the forwarded client is counted.
+	tp := newTestServer(t, map[string]string{"LAYERFIX_TRUSTED_PROXIES": "10.0.0.0/8"}, nil)
+	for i := 0; i < 3; i++ {
+		tp.do(t, "POST", "/api/troubleshoot", validTroubleshoot(nil), "RemoteAddr", "10.1.2.3:5555", "X-Forwarded-For", "203.0.113.7")
+	}
+	w := tp.do(t, "GET", "/api/public-usage", "", "RemoteAddr", "10.1.2.3:5555", "X-Forwarded-For", "203.0.113.8")
+	if !strings.Contains(w.Body.String(), `"currentUsage":0`) {
+		t.Fatalf("another forwarded client shares the count: %s", w.Body.String())
+	}
+	w = tp.do(t, "GET", "/api/public-usage", "", "RemoteAddr", "10.1.2.3:5555", "X-Forwarded-For", "203.0.113.7")
+	if !strings.Contains(w.Body.String(), `"currentUsage":3`) {
+		t.Fatalf("forwarded client count: %s", w.Body.String())
+	}
+}
+
+func TestServeGracefulShutdown(t *testing.T) {
+	ts := newTestServer(t, nil, &fakeAnalyzer{delay: 300 * time.Millisecond})
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- ts.Serve(ctx, l) }()
+	resc := make(chan int, 1)
+	go func() {
+		resp, err := http.Post("http://"+l.Addr().String()+"/api/troubleshoot", "application/json", strings.NewReader(validTroubleshoot(nil)))
+		if err != nil {
+			resc <- 0
+			return
+		}
+		resp.Body.Close()
+		resc <- resp.StatusCode
+	}()
+	time.Sleep(100 * time.Millisecond)
+	cancel()
+	if code := <-resc; code != 200 {
+		t.Fatalf("in-flight request during shutdown: %d", code)
+	}
+	if err := <-done; err != nil && !errors.Is(err, http.ErrServerClosed) {
+		t.Fatalf("serve: %v", err)
+	}
+}

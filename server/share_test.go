@@ -1,0 +1,93 @@
+package server
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+func shareBody(t *testing.T, data any) string {
+	return mustJSON(t, map[string]any{"title": "Stringing on my Ender", "troubleshootingData": data})
+}
+
+var goodResult = map[string]any{
+	"summary": "Stringing from low retraction",
+	"steps": []map[string]string{
+		{"title": "Increase retraction", "description": "Go to 5 mm", "priority": "high"},
+		{"title": "Dry the filament", "description": "50 °C for 6 h", "priority": "medium"},
+	},
+	"additionalTips": []string{"Store filament dry"},
+	"owner":          "maker@example.com",
+}
+
+func TestShareRoundTrip(t *testing.T) {
+	ts := newTestServer(t, nil, nil)
+	w := ts.do(t, "POST", "/api/share-results", shareBody(t, goodResult))
+	if w.Code != 201 {
+		t.Fatalf("create: %d %s", w.Code, w.Body.String())
+	}
+	var created struct{ ShareID string }
+	json.Unmarshal(w.Body.Bytes(), &created)
+	if len(created.ShareID) < 22 || !shareIDPattern.MatchString(created.ShareID) {
+		t.Fatalf("share id %q is not 128+ random bits", created.ShareID)
+	}
+	g := ts.do(t, "GET", "/api/share/"+created.ShareID, "")
+	if g.Code != 200 || g.Header().Get("Referrer-Policy") != "no-referrer" {
+		t.Fatalf("get: %d %v", g.Code, g.Header())
+	}
+	if strings.Contains(g.Body.String(), "maker@example.com") || !strings.Contains(g.Body.String(), "Dry the filament") {
+		t.Fatalf("shared body %s", g.Body.String())
+	}
+	if p := ts.do(t, "GET", "/share/"+created.ShareID, ""); p.Header().Get("Referrer-Policy") != "no-referrer" {
+		t.Fatal("shared page without no-referrer")
+	}
+	for _, id := range []string{"AAAAAAAAAAAAAAAAAAAAAA", "short", "has%20space-aaaaaaaaaaaaaaa", strings.Repeat("a", 65)} {
+		if w := ts.do(t, "GET", "/api/share/"+id, ""); w.Code != 404 {
+			t.Errorf("GET share %q: %d", id, w.Code)
+		}
+	}
+	// A second share gets a different id.
+	w2 := ts.do(t, "POST", "/api/share-results", shareBody(t, goodResult))
+	if strings.Contains(w2.Body.String(), created.ShareID) {
+		t.Fatal("share ids repeat")
+	}
+}
+
+func TestShareValidation(t *testing.T) {
+	ts := newTestServer(t, nil, nil)
+	bad := map[string]any{
+		"missing":        nil,
+		"string":         "hello",
+		"no summary":     map[string]any{"summary": "", "steps": goodResult["steps"], "additionalTips": []string{}},
+		"bad priority":   map[string]any{"summary": "s", "steps": []map[string]string{{"title": "t", "description": "d", "priority": "urgent"}}, "additionalTips": []string{}},
+		"empty title":    map[string]any{"summary": "s", "steps": []map[string]string{{"title": " ", "description": "d", "priority": "low"}}, "additionalTips": []string{}},
+		"huge summary":   map[string]any{"summary": strings.Repeat("x", 5000), "steps": goodResult["steps"], "additionalTips": []string{}},
+		"too many steps": map[string]any{"summary": "s", "steps": make([]map[string]string, 30), "additionalTips": []string{}},
+	}
+	for name, data := range bad {
+		w := ts.do(t, "POST", "/api/share-results", shareBody(t, data))
+		if w.Code != 400 {
+			t.Errorf("%s: %d %s", name, w.Code, w.Body.String())
+			continue
+		}
+		if e := decodeError(t, w); e.Fields["troubleshootingData"] == "" {
+			t.Errorf("%s: fields %v", name, e.Fields)
+		}
+	}
+}
+
+func TestShareRateLimit(t *testing.T) {
+	ts := newTestServer(t, map[string]string{"LAYERFIX_SHARE_RATE": "2"}, nil)
+	for i := 0; i < 2; i++ {
+		if w := ts.do(t, "POST", "/api/share-results", shareBody(t, goodResult)); w.Code != 201 {
+			t.Fatalf("share %d: %d", i, w.Code)
+		}
+	}
+	w := ts.do(t, "POST", "/api/share-results", shareBody(t, goodResult))
+	if w.Code != 429 || decodeError(t, w).Code != CodeRateLimited {
+		t.Fatalf("third share: %d", w.Code)
+	}
+	if w := ts.do(t, "POST", "/api/share-results", shareBody(t, goodResult), "RemoteAddr", "192.0.2.77:1"); w.Code != 201 {
+		t.Fatalf("another IP: %d", w.Code)
+	}
+}
