@@ -55,7 +55,7 @@ var (
 // Scoring weights. Description evidence dominates; the category is a prior
 // that decides between modes with similar evidence.
 const (
-	categoryPrior  = 0.6
+	categoryPrior  = 0.7
 	signalScale    = 0.4
 	negativeWeight = 0.8
 	phraseWeight   = 1.2
@@ -74,7 +74,7 @@ const (
 )
 
 // fixDecay weights a mode's fixes in the order the knowledge base lists them.
-var fixDecay = []float64{1, 0.78, 0.62, 0.5, 0.42}
+var fixDecay = []float64{1, 0.6, 0.45, 0.38, 0.33}
 
 // CategoryLabels are the display labels of Categories (SPEC section 3).
 var CategoryLabels = map[string]string{

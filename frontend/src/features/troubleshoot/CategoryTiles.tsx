@@ -60,13 +60,13 @@ export function CategoryTiles({ value, onChange, error }: Props) {
               onClick={() => onChange(c.value)}
               sx={{
                 display: 'flex',
-                flexDirection: 'column',
+                flexDirection: { xs: 'row', sm: 'column' },
                 alignItems: 'center',
-                justifyContent: 'center',
-                gap: 0.75,
-                minHeight: 88,
-                px: 1,
-                py: 1.5,
+                justifyContent: { xs: 'flex-start', sm: 'center' },
+                gap: { xs: 1, sm: 0.75 },
+                minHeight: { xs: 60, sm: 88 },
+                px: { xs: 1.25, sm: 1 },
+                py: { xs: 1, sm: 1.5 },
                 borderRadius: 2,
                 border: 2,
                 borderColor: selected ? 'primary.main' : 'divider',
@@ -80,7 +80,13 @@ export function CategoryTiles({ value, onChange, error }: Props) {
               {ICONS[c.value]}
               <Typography
                 variant="body2"
-                sx={{ fontWeight: 600, lineHeight: 1.25, textAlign: 'center', color: selected ? 'text.primary' : 'inherit' }}
+                sx={{
+                  fontWeight: 600,
+                  lineHeight: 1.25,
+                  textAlign: { xs: 'left', sm: 'center' },
+                  fontSize: { xs: 13, sm: 14 },
+                  color: selected ? 'text.primary' : 'inherit',
+                }}
               >
                 {c.label}
               </Typography>

@@ -107,7 +107,7 @@ export function TroubleshootForm({ initialValues = EMPTY_FORM, onSubmit, submitt
           >
             Additional Details
           </Button>
-          <Typography component="span" variant="body2" sx={{ color: 'text.secondary', ml: 1 }}>
+          <Typography component="span" variant="body2" sx={{ color: 'text.secondary', ml: 1, display: { xs: 'none', sm: 'inline' } }}>
             optional, improves the diagnosis
           </Typography>
           <Collapse in={detailsOpen} id="additional-details">
