@@ -36,10 +36,12 @@ func main() {
 
 func run(args []string) error {
 	cmd := "serve"
-	if len(args) > 0 && (args[0] == "serve" || args[0] == "version") {
+	if len(args) > 0 && (args[0] == "serve" || args[0] == "version" || args[0] == "user") {
 		cmd, args = args[0], args[1:]
 	}
 	switch cmd {
+	case "user":
+		return userCmd(args, os.Stdout)
 	case "version":
 		fmt.Println(buildVersion())
 		return nil

@@ -61,8 +61,8 @@ const (
 	phraseWeight   = 1.2
 	docWeight      = 0.12
 	fuzzyFactor    = 0.85
-	triedFactor    = 0.6 // evidence from a sentence about what the maker already tried
-	triedFixFactor = 0.75
+	triedFactor    = 0.9 // evidence from a sentence about what the maker already tried
+	triedFixFactor = 0.9
 	repeatBonus    = 0.3
 	maxSteps       = 7
 	minSteps       = 3
@@ -74,7 +74,7 @@ const (
 )
 
 // fixDecay weights a mode's fixes in the order the knowledge base lists them.
-var fixDecay = []float64{1, 0.6, 0.45, 0.38, 0.33}
+var fixDecay = []float64{1, 0.78, 0.62, 0.5, 0.42}
 
 // CategoryLabels are the display labels of Categories (SPEC section 3).
 var CategoryLabels = map[string]string{
@@ -105,9 +105,13 @@ func newEngineFS(fsys fs.FS) (*Engine, error) {
 	if err != nil {
 		return nil, err
 	}
+	english, err := englishWords()
+	if err != nil {
+		return nil, err
+	}
 	e := &Engine{
 		kb:       kb,
-		spell:    newSpeller(),
+		spell:    newSpeller(english),
 		terms:    map[string][]*termEntry{},
 		byPhrase: map[string][]int{},
 		doc:      map[string][]docPosting{},
@@ -179,8 +183,7 @@ func (e *Engine) index() {
 		for _, p := range m.Phrases {
 			toks := uniq(tokens(p))
 			if len(toks) < 2 {
-				add(p, false)
-				continue
+				continue // nothing but stop words and one word: too vague
 			}
 			pi := len(e.phrases)
 			e.phrases = append(e.phrases, &phraseEntry{mode: mi, toks: toks})
@@ -201,6 +204,10 @@ func (e *Engine) index() {
 			d, dc = 1, 1
 		}
 		te.weight = base / math.Sqrt(float64(dc)) / math.Pow(float64(d), 0.25)
+		if len(te.seq) == 1 && len(words(te.text)) > 1 {
+			// "more than it should" is left with "more": too vague to count fully.
+			te.weight *= 0.3
+		}
 		e.terms[te.seq[0]] = append(e.terms[te.seq[0]], te)
 	}
 
@@ -370,7 +377,11 @@ func (e *Engine) rankModes(req *Request, toks []token, f *facts) []scored {
 			continue
 		}
 		scores[mi].text += m.w
-		scores[mi].evidence = append(scores[mi].evidence, rawSpan(toks, m.span))
+		ev := m.te.text // a match with a gap quotes the term
+		if m.span.end-m.span.start == len(m.te.seq) {
+			ev = rawSpan(toks, m.span) // the maker's own words, misspellings included
+		}
+		scores[mi].evidence = append(scores[mi].evidence, ev)
 	}
 
 	// Phrases: loose bag-of-words match, the best phrase of a mode counts.
@@ -741,18 +752,22 @@ func coveredByRule(title string, covered []fixDirection) bool {
 	return false
 }
 
-// titleSynonyms fold verbs that mean the same action in step titles.
-var titleSynonyms = map[string]string{"wash": "clean", "wip": "clean", "degreas": "clean", "tighten": "tension", "re": ""}
+// titleSynonyms fold verbs that mean the same action in step titles; verbs
+// mapped to "" say nothing about the action and are left out.
+var titleSynonyms = map[string]string{
+	"wash": "clean", "wip": "clean", "degreas": "clean", "tighten": "tension",
+	"re": "", "run": "", "us": "", "set": "", "check": "", "mak": "", "add": "", "try": "", "keep": "",
+}
 
-// titleKey is the set of content stems of a title, numbers and one-letter
-// words left out.
+// titleKey is the set of content stems of a title, numbers and generic verbs
+// left out.
 func titleKey(title string) []string {
 	var out []string
 	for _, t := range tokens(title) {
 		if s, ok := titleSynonyms[t]; ok {
 			t = s
 		}
-		if len(t) < 2 || strings.ContainsAny(t, "0123456789") || t == "mm" {
+		if t == "" || strings.ContainsAny(t, "0123456789") || t == "mm" || t == "c" {
 			continue
 		}
 		out = append(out, t)
@@ -762,7 +777,8 @@ func titleKey(title string) []string {
 	return out
 }
 
-// duplicateTitle reports whether key says nearly the same as a kept title.
+// duplicateTitle reports whether key says nearly the same as a kept title:
+// they share at least two words and most of the words of the shorter one.
 func duplicateTitle(key []string, kept [][]string) bool {
 	for _, k := range kept {
 		inter := 0
@@ -771,8 +787,18 @@ func duplicateTitle(key []string, kept [][]string) bool {
 				inter++
 			}
 		}
+		if len(key) == 0 || len(k) == 0 {
+			if len(key) == len(k) {
+				return true
+			}
+			continue
+		}
 		union := len(key) + len(k) - inter
-		if union == 0 || float64(inter)/float64(union) >= 0.6 {
+		shorter := min(len(key), len(k))
+		if inter >= 2 && (float64(inter)/float64(union) >= 0.6 || float64(inter)/float64(shorter) >= 0.75) {
+			return true
+		}
+		if inter == shorter && shorter == 1 && len(key) == len(k) {
 			return true
 		}
 	}
@@ -898,10 +924,12 @@ func (a *analysis) summary(rules []ruleStep) string {
 				label, lowerFirst(m.Name))
 		}
 	}
-	for i, r := range rules {
-		if i >= 2 {
-			break
+	quoted := 0
+	for _, r := range rules {
+		if !r.numeric || quoted == 2 {
+			continue
 		}
+		quoted++
 		first, _, _ := strings.Cut(r.step.Description, ". ")
 		b.WriteString(" " + sentence(first))
 	}

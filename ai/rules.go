@@ -219,6 +219,7 @@ type ruleStep struct {
 	cond     string
 	concept  []string // stems of fix titles that address the same setting
 	severity float64
+	numeric  bool // the step quotes the maker's own numbers
 	step     Step
 	opposes  fixDirection // mode fixes advising the opposite are dropped
 }
@@ -250,14 +251,14 @@ func clamp01(v float64) float64 {
 func (f *facts) ruleSteps() []ruleStep {
 	var out []ruleStep
 	r := f.req
-	tempConcept := []string{"temperatur", "temp", "hotter", "cooler"}
+	tempConcept := []string{"temp", "hotter", "cooler"}
 	if m := f.mat; m != nil && r.NozzleTemp != nil && *r.NozzleTemp > 0 {
 		t := *r.NozzleTemp
 		name, rng := m.label(), fmtRange(m.Nozzle, "°C")
 		switch {
 		case t > m.Nozzle[1]:
 			out = append(out, ruleStep{
-				cond: "nozzle_temp_above_range", concept: tempConcept, severity: f.severity("nozzle_temp_above_range"),
+				cond: "nozzle_temp_above_range", concept: tempConcept, severity: f.severity("nozzle_temp_above_range"), numeric: true,
 				opposes: fixDirection{"nozzle_temp", true},
 				step: Step{
 					Title: fmt.Sprintf("Lower the nozzle temperature into the %s range (%s)", name, rng),
@@ -268,7 +269,7 @@ func (f *facts) ruleSteps() []ruleStep {
 			})
 		case t < m.Nozzle[0]:
 			out = append(out, ruleStep{
-				cond: "nozzle_temp_below_range", concept: tempConcept, severity: f.severity("nozzle_temp_below_range"),
+				cond: "nozzle_temp_below_range", concept: tempConcept, severity: f.severity("nozzle_temp_below_range"), numeric: true,
 				opposes: fixDirection{"nozzle_temp", false},
 				step: Step{
 					Title: fmt.Sprintf("Raise the nozzle temperature into the %s range (%s)", name, rng),
@@ -285,7 +286,7 @@ func (f *facts) ruleSteps() []ruleStep {
 		switch {
 		case t > m.Bed[1]:
 			out = append(out, ruleStep{
-				cond: "bed_temp_above_range", concept: []string{"bed"}, severity: f.severity("bed_temp_above_range"),
+				cond: "bed_temp_above_range", concept: []string{"bed"}, severity: f.severity("bed_temp_above_range"), numeric: true,
 				opposes: fixDirection{"bed_temp", true},
 				step: Step{
 					Title: fmt.Sprintf("Lower the bed temperature into the %s range (%s)", name, rng),
@@ -296,7 +297,7 @@ func (f *facts) ruleSteps() []ruleStep {
 			})
 		case t < m.Bed[0]:
 			out = append(out, ruleStep{
-				cond: "bed_temp_below_range", concept: []string{"bed"}, severity: f.severity("bed_temp_below_range"),
+				cond: "bed_temp_below_range", concept: []string{"bed"}, severity: f.severity("bed_temp_below_range"), numeric: true,
 				opposes: fixDirection{"bed_temp", false},
 				step: Step{
 					Title: fmt.Sprintf("Raise the bed temperature into the %s range (%s)", name, rng),
@@ -310,7 +311,7 @@ func (f *facts) ruleSteps() []ruleStep {
 	if lh := f.num(r.LayerHeight); lh > 0.8*f.nozzle+1e-9 {
 		maxLH := 0.8 * f.nozzle
 		out = append(out, ruleStep{
-			cond: "layer_height_over_nozzle", concept: []string{"layer", "height"}, severity: f.severity("layer_height_over_nozzle"),
+			cond: "layer_height_over_nozzle", concept: []string{"layer", "height"}, severity: f.severity("layer_height_over_nozzle"), numeric: true,
 			opposes: fixDirection{"layer_height", true},
 			step: Step{
 				Title: fmt.Sprintf("Reduce the layer height to %s mm or less", fmtNum(math.Floor(maxLH*100)/100)),
@@ -327,7 +328,7 @@ func (f *facts) ruleSteps() []ruleStep {
 			mat = f.mat.label()
 		}
 		out = append(out, ruleStep{
-			cond: "speed_high", concept: []string{"speed", "slow"}, severity: f.severity("speed_high"),
+			cond: "speed_high", concept: []string{"speed", "slow"}, severity: f.severity("speed_high"), numeric: true,
 			opposes: fixDirection{"speed", true},
 			step: Step{
 				Title: fmt.Sprintf("Slow the print speed to %s mm/s or less", fmtNum(limit)),
@@ -371,9 +372,20 @@ func (f *facts) ruleSteps() []ruleStep {
 			},
 		})
 	}
+	if m := f.mat; m != nil && !m.Enclosure && m.Nozzle[1] <= 240 && f.printer != nil && f.printer.Enclosed {
+		out = append(out, ruleStep{
+			cond: "enclosed", concept: []string{"creep", "chamber", "door", "lid"}, severity: 0.5,
+			step: Step{
+				Title: fmt.Sprintf("Open the door or lid when printing %s", m.label()),
+				Description: fmt.Sprintf("%s is enclosed: with the door and lid closed the chamber can pass 40 °C, which softens %s in the heat break "+
+					"(heat creep, clogs) and keeps parts soft so they curl and sag. Print %s with the door open or the lid lifted a few centimetres.",
+					capitalize(f.printerName()), m.label(), m.label()),
+			},
+		})
+	}
 	if inf := r.Infill; inf != nil && *inf < 10 {
 		out = append(out, ruleStep{
-			cond: "infill_low", concept: []string{"infill", "top"}, severity: f.severity("infill_low"),
+			cond: "infill_low", concept: []string{"infill", "top"}, severity: f.severity("infill_low"), numeric: true,
 			step: Step{
 				Title:       "Raise infill to 15–20 % and add top layers",
 				Description: fmt.Sprintf("%s %% infill leaves long unsupported spans under the top surface, which sags and shows holes (pillowing). Use 15–20 %% infill and at least 5 top layers (about 1 mm of top shell).", fmtNum(*inf)),

@@ -1,7 +1,14 @@
 package ai
 
 import (
+	"bytes"
+	"compress/gzip"
+	_ "embed"
+	"fmt"
+	"io"
+	"sort"
 	"strings"
+	"sync"
 	"unicode"
 )
 
@@ -123,6 +130,8 @@ func stem(w string) string {
 		w = w[:len(w)-3] // retraction -> retract
 	case strings.HasSuffix(w, "ment") && len(w) > 7:
 		w = w[:len(w)-4]
+	case strings.HasSuffix(w, "ure") && len(w) > 6:
+		w = w[:len(w)-3] // enclosure -> enclos, moisture -> moist
 	}
 	if n := len(w); strings.HasSuffix(w, "y") && n > 4 && !isVowel(w[n-2]) && w[n-2] != w[n-3] {
 		w = w[:len(w)-1] // stringy -> string, wavy -> wav
@@ -177,10 +186,34 @@ func tokens(s string) []string {
 	return out
 }
 
+// englishGz is a sorted list of real English words of six letters or more
+// (see dict/README.md): they are never "corrected".
+//
+//go:embed dict/english.txt.gz
+var englishGz []byte
+
+// englishWords loads the word list once.
+var englishWords = sync.OnceValues(func() ([]string, error) {
+	zr, err := gzip.NewReader(bytes.NewReader(englishGz))
+	if err != nil {
+		return nil, fmt.Errorf("open English word list: %w", err)
+	}
+	data, err := io.ReadAll(zr)
+	if err != nil {
+		return nil, fmt.Errorf("read English word list: %w", err)
+	}
+	list := strings.Split(strings.TrimSpace(string(data)), "\n")
+	if !sort.StringsAreSorted(list) {
+		return nil, fmt.Errorf("English word list is not sorted")
+	}
+	return list, nil
+})
+
 // speller corrects misspelled words against a vocabulary, SymSpell style:
 // every vocabulary key and its single-character deletions are indexed, so a
 // lookup costs a handful of map probes instead of a scan of the vocabulary.
 type speller struct {
+	english []string            // sorted real words that are never corrected
 	vocab   map[string]bool     // stemmed tokens of the knowledge base
 	keys    map[string][]string // sound key -> stems
 	deletes map[string][]string // sound key with one character deleted -> stems
@@ -202,8 +235,14 @@ func soundKey(w string) string {
 	return string(b)
 }
 
-func newSpeller() *speller {
-	return &speller{vocab: map[string]bool{}, keys: map[string][]string{}, deletes: map[string][]string{}}
+func newSpeller(english []string) *speller {
+	return &speller{english: english, vocab: map[string]bool{}, keys: map[string][]string{}, deletes: map[string][]string{}}
+}
+
+// isEnglish reports whether w is a real word of the word list.
+func (s *speller) isEnglish(w string) bool {
+	i := sort.SearchStrings(s.english, w)
+	return i < len(s.english) && s.english[i] == w
 }
 
 func (s *speller) add(stemmed string) {
@@ -234,7 +273,7 @@ func appendUnique(list []string, v string) []string {
 // correct returns the vocabulary stem closest to the unknown raw word w and
 // true, or "" and false when there is no safe correction.
 func (s *speller) correct(raw, stemmed string) (string, bool) {
-	if len(raw) < 6 || neverCorrect[raw] || strings.ContainsAny(raw, "0123456789") {
+	if len(raw) < 6 || neverCorrect[raw] || strings.ContainsAny(raw, "0123456789") || s.isEnglish(raw) {
 		return "", false
 	}
 	k := soundKey(stemmed)

@@ -37,6 +37,15 @@ type Config struct {
 	GeminiTimeout time.Duration
 	AIFallback    bool
 
+	AuthMode           string // local or firebase
+	FirebaseProjectID  string
+	FirebaseAPIKey     string // web config, public
+	FirebaseAuthDomain string
+	FirebaseAppID      string
+	SMTPURL            string
+	MailFrom           string
+	PublicURL          string // scheme://host[:port] used in emailed links
+
 	LogFormat string // text or json
 	Version   string
 }
@@ -247,6 +256,49 @@ func settings() []setting {
 			}
 			return nil
 		}},
+		{"auth-mode", "LAYERFIX_AUTH_MODE", "local", "accounts: local (built in) or firebase", false, func(c *Config, v string) error {
+			if v != "local" && v != "firebase" {
+				return fmt.Errorf("%q is not local or firebase", v)
+			}
+			c.AuthMode = v
+			return nil
+		}},
+		{"firebase-project-id", "LAYERFIX_FIREBASE_PROJECT_ID", "", "Firebase project id (firebase mode)", false, func(c *Config, v string) error {
+			if v != "" && !regexp.MustCompile(`^[a-z0-9][a-z0-9-]{3,40}$`).MatchString(v) {
+				return fmt.Errorf("%q is not a Firebase project id", v)
+			}
+			c.FirebaseProjectID = v
+			return nil
+		}},
+		{"firebase-api-key", "LAYERFIX_FIREBASE_API_KEY", "", "Firebase web API key (public, sent to the browser)", false, str(func(c *Config) *string { return &c.FirebaseAPIKey })},
+		{"firebase-auth-domain", "LAYERFIX_FIREBASE_AUTH_DOMAIN", "", "Firebase auth domain (default PROJECT.firebaseapp.com)", false, str(func(c *Config) *string { return &c.FirebaseAuthDomain })},
+		{"firebase-app-id", "LAYERFIX_FIREBASE_APP_ID", "", "Firebase web app id", false, str(func(c *Config) *string { return &c.FirebaseAppID })},
+		{"smtp-url", "LAYERFIX_SMTP_URL", "", "smtp://user:pass@host:587 or smtps://...:465 (email off when empty)", true, func(c *Config, v string) error {
+			if v != "" {
+				if _, err := newSMTPMailer(v, "x@example.com"); err != nil {
+					return err
+				}
+			}
+			c.SMTPURL = v
+			return nil
+		}},
+		{"mail-from", "LAYERFIX_MAIL_FROM", "", "sender address of emails", false, func(c *Config, v string) error {
+			if v != "" {
+				if _, err := mail.ParseAddress(v); err != nil {
+					return fmt.Errorf("%q is not an email address", v)
+				}
+			}
+			c.MailFrom = v
+			return nil
+		}},
+		{"public-url", "LAYERFIX_PUBLIC_URL", "http://localhost:8080", "public origin used in emailed links", false, func(c *Config, v string) error {
+			u, err := url.Parse(v)
+			if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" || (u.Path != "" && u.Path != "/") {
+				return fmt.Errorf("%q is not an origin such as https://layerfix.example.com", v)
+			}
+			c.PublicURL = strings.TrimRight(v, "/")
+			return nil
+		}},
 		{"log-format", "LAYERFIX_LOG_FORMAT", "text", "log format: text or json", false, func(c *Config, v string) error {
 			if v != "text" && v != "json" {
 				return fmt.Errorf("%q is not text or json", v)
@@ -260,6 +312,16 @@ func settings() []setting {
 // LoadConfig reads flags from args and LAYERFIX_* variables from getenv.
 // An error names the flag or variable at fault in one line.
 func LoadConfig(args []string, getenv func(string) string) (*Config, error) {
+	c, rest, err := ParseConfig(args, getenv)
+	if err == nil && len(rest) > 0 {
+		err = fmt.Errorf("unexpected argument %q", rest[0])
+	}
+	return c, err
+}
+
+// ParseConfig is LoadConfig for subcommands: it returns the arguments
+// after the flags.
+func ParseConfig(args []string, getenv func(string) string) (*Config, []string, error) {
 	fs := flag.NewFlagSet("layerfix", flag.ContinueOnError)
 	fs.SetOutput(os.Stderr)
 	ss := settings()
@@ -268,10 +330,7 @@ func LoadConfig(args []string, getenv func(string) string) (*Config, error) {
 		vals[i] = fs.String(s.flag, "", fmt.Sprintf("%s (env %s, default %q)", s.usage, s.env, s.def))
 	}
 	if err := fs.Parse(args); err != nil {
-		return nil, err
-	}
-	if fs.NArg() > 0 {
-		return nil, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+		return nil, nil, err
 	}
 	c := &Config{}
 	for i, s := range ss {
@@ -283,10 +342,28 @@ func LoadConfig(args []string, getenv func(string) string) (*Config, error) {
 			v, name = s.def, s.env
 		}
 		if err := s.set(c, v); err != nil {
-			return nil, fmt.Errorf("%s: %w", name, err)
+			return nil, nil, fmt.Errorf("%s: %w", name, err)
 		}
 	}
-	return c, nil
+	return c, fs.Args(), c.check(getenv)
+}
+
+// check validates settings that depend on each other.
+func (c *Config) check(getenv func(string) string) error {
+	if c.AuthMode == "firebase" && c.FirebaseProjectID == "" {
+		return errors.New("LAYERFIX_FIREBASE_PROJECT_ID: required when LAYERFIX_AUTH_MODE=firebase")
+	}
+	// The emulator skips signature checks: never with a real project.
+	if h := getenv("FIREBASE_AUTH_EMULATOR_HOST"); h != "" && c.AuthMode == "firebase" && !strings.HasPrefix(c.FirebaseProjectID, "demo-") {
+		return errors.New("FIREBASE_AUTH_EMULATOR_HOST: set, but LAYERFIX_FIREBASE_PROJECT_ID does not start with demo-; the emulator accepts unsigned tokens, so it is refused for real projects")
+	}
+	if c.SMTPURL != "" && c.MailFrom == "" {
+		return errors.New("LAYERFIX_MAIL_FROM: required when LAYERFIX_SMTP_URL is set")
+	}
+	if c.FirebaseAuthDomain == "" && c.FirebaseProjectID != "" {
+		c.FirebaseAuthDomain = c.FirebaseProjectID + ".firebaseapp.com"
+	}
+	return nil
 }
 
 // Printable lists every setting as "ENV=value" with secrets masked.
@@ -302,6 +379,10 @@ func (c *Config) Printable() []any {
 		"LAYERFIX_GEMINI_API_KEY": c.GeminiAPIKey, "LAYERFIX_GEMINI_MODEL": c.GeminiModel,
 		"LAYERFIX_GEMINI_BASE_URL": c.GeminiBaseURL, "LAYERFIX_GEMINI_TIMEOUT": c.GeminiTimeout.String(),
 		"LAYERFIX_AI_FALLBACK": onOff(c.AIFallback), "LAYERFIX_LOG_FORMAT": c.LogFormat,
+		"LAYERFIX_AUTH_MODE": c.AuthMode, "LAYERFIX_FIREBASE_PROJECT_ID": c.FirebaseProjectID,
+		"LAYERFIX_FIREBASE_API_KEY": c.FirebaseAPIKey, "LAYERFIX_FIREBASE_AUTH_DOMAIN": c.FirebaseAuthDomain,
+		"LAYERFIX_FIREBASE_APP_ID": c.FirebaseAppID, "LAYERFIX_SMTP_URL": c.SMTPURL, "LAYERFIX_MAIL_FROM": c.MailFrom,
+		"LAYERFIX_PUBLIC_URL": c.PublicURL,
 	}
 	for _, s := range settings() {
 		v := get[s.env]

@@ -27,6 +27,7 @@ type RuntimeConfig struct {
 	OperatorName         string          `json:"operatorName"`
 	ContactEmail         string          `json:"contactEmail"`
 	AnonMonthlyLimit     int             `json:"anonMonthlyLimit"`
+	EmailEnabled         bool            `json:"emailEnabled"`
 	Version              string          `json:"version"`
 }
 

@@ -182,6 +182,23 @@ func newFixedWindow(n int, window time.Duration, now func() time.Time) *fixedWin
 
 // allow counts one event for key and reports whether it is within the limit.
 func (f *fixedWindow) allow(key string) bool {
+	if f.limited(key) {
+		return false
+	}
+	f.record(key)
+	return true
+}
+
+// limited reports whether key has used up the current window.
+func (f *fixedWindow) limited(key string) bool {
+	f.mu <- struct{}{}
+	defer func() { <-f.mu }()
+	wc := f.counts[key]
+	return f.now().Sub(wc.start) < f.window && wc.n >= f.n
+}
+
+// record counts one event for key.
+func (f *fixedWindow) record(key string) {
 	f.mu <- struct{}{}
 	defer func() { <-f.mu }()
 	now := f.now()
@@ -196,10 +213,6 @@ func (f *fixedWindow) allow(key string) bool {
 	if now.Sub(wc.start) >= f.window {
 		wc = windowCount{start: now}
 	}
-	if wc.n >= f.n {
-		return false
-	}
 	wc.n++
 	f.counts[key] = wc
-	return true
 }

@@ -5,6 +5,7 @@ package server
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -25,13 +26,19 @@ type Deps struct {
 	Store    *store.Store
 	Analyzer ai.Analyzer
 	Frontend fs.FS // the Vite build (index.html, assets/)
-	Logger   *slog.Logger
+	// Authenticator verifies bearer tokens in firebase mode; nil in local
+	// mode, where the server's own sessions are used.
+	Authenticator Authenticator
+	// Mailer sends account emails; nil when email is off.
+	Mailer Mailer
+	Logger *slog.Logger
 	// Now is the clock (UTC); tests replace it.
 	Now func() time.Time
 }
 
 // Server is the configured Echo instance.
 type Server struct {
+	local *localAuth
 	cfg   *Config
 	e     *echo.Echo
 	store *store.Store
@@ -54,8 +61,11 @@ func New(cfg *Config, d Deps) (*Server, error) {
 	e.IPExtractor = ipExtractor(cfg.TrustedProxies)
 	s.e = e
 
+	s.local = newLocalAuth(d.Store, cfg, d.Mailer, d.Now, d.Logger)
+	auth := d.Authenticator
+	var csp CSPSources
 	rc := RuntimeConfig{
-		BasePath: cfg.BasePath, AuthMode: "local", Firebase: []byte("null"),
+		BasePath: cfg.BasePath, AuthMode: cfg.AuthMode, Firebase: []byte("null"), EmailEnabled: d.Mailer != nil,
 		GAMeasurementID: cfg.GAMeasurementID, MetaPixelID: cfg.MetaPixelID,
 		OperatorName: cfg.OperatorName, ContactEmail: cfg.ContactEmail,
 		AnonMonthlyLimit: cfg.AnonLimit, Version: cfg.Version,
@@ -63,13 +73,29 @@ func New(cfg *Config, d Deps) (*Server, error) {
 	if rc.AnonMonthlyLimit < 0 {
 		rc.AnonMonthlyLimit = 0
 	}
+	switch cfg.AuthMode {
+	case "firebase":
+		if auth == nil {
+			return nil, errors.New("firebase mode needs a Firebase authenticator")
+		}
+		rc.Firebase, _ = json.Marshal(map[string]string{
+			"apiKey": cfg.FirebaseAPIKey, "authDomain": cfg.FirebaseAuthDomain,
+			"projectId": cfg.FirebaseProjectID, "appId": cfg.FirebaseAppID,
+		})
+		csp.Script = append(csp.Script, "https://apis.google.com")
+		csp.Connect = append(csp.Connect, "https://identitytoolkit.googleapis.com", "https://securetoken.googleapis.com", "https://www.googleapis.com")
+		csp.Frame = append(csp.Frame, "https://"+cfg.FirebaseAuthDomain)
+		csp.Img = append(csp.Img, "https://lh3.googleusercontent.com")
+	default:
+		auth = s.local
+	}
 	app, err := newSPA(d.Frontend, cfg.BasePath, rc)
 	if err != nil {
 		return nil, err
 	}
 
 	e.Pre(middleware.RequestIDWithConfig(middleware.RequestIDConfig{}))
-	e.Use(requestLogger(d.Logger), recoverer(d.Logger), securityHeaders(contentSecurityPolicy(cfg, CSPSources{})))
+	e.Use(requestLogger(d.Logger), recoverer(d.Logger), securityHeaders(contentSecurityPolicy(cfg, csp)))
 
 	health := func(c echo.Context) error {
 		ctx, cancel := context.WithTimeout(c.Request().Context(), 2*time.Second)
@@ -87,7 +113,20 @@ func New(cfg *Config, d Deps) (*Server, error) {
 		root.GET("/healthz", health)
 		e.GET("/", func(c echo.Context) error { return c.Redirect(http.StatusFound, cfg.BasePath+"/") })
 	}
-	api := root.Group("/api", bodyLimit(maxJSONBody))
+	api := root.Group("/api", bodyLimit(maxJSONBody), authenticate(auth, cfg.BasePath))
+
+	if cfg.AuthMode == "local" {
+		la := s.local
+		api.POST("/auth/signup", la.signup)
+		api.POST("/auth/login", la.login)
+		api.POST("/auth/logout", la.logout)
+		api.POST("/auth/password-reset", la.passwordReset)
+		api.POST("/auth/password-update", la.passwordUpdate)
+		api.POST("/auth/verify-email", la.verifyEmail)
+	}
+	prof := &profileAPI{store: d.Store, limits: cfg.TierLimits, now: d.Now}
+	api.GET("/user/profile", prof.get)
+	api.POST("/transfer-usage", prof.transferUsage)
 
 	pricing := &pricingAPI{limits: cfg.TierLimits}
 	api.GET("/pricing", pricing.pricing)
@@ -101,6 +140,9 @@ func New(cfg *Config, d Deps) (*Server, error) {
 	api.POST("/share-results", sh.create)
 	api.GET("/share/:shareId", sh.get)
 
+	s.registerWorkspace(api, d)
+	s.registerBilling(api, d)
+
 	api.Any("/*", func(c echo.Context) error { return notFoundErr("API endpoint") })
 	root.GET("/*", app.handle)
 	root.HEAD("/*", app.handle)
@@ -108,6 +150,11 @@ func New(cfg *Config, d Deps) (*Server, error) {
 		root.GET("", app.handle)
 	}
 	return s, nil
+}
+
+// ResetLink makes a one-hour password reset link for a local account.
+func (s *Server) ResetLink(ctx context.Context, email string) (string, error) {
+	return s.local.ResetLink(ctx, email)
 }
 
 // Handler is the root http.Handler.

@@ -46,9 +46,9 @@ func loadMigrations(dialect string) ([]migration, error) {
 		out = append(out, migration{version: v, name: name, sql: string(b)})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].version < out[j].version })
-	for i, m := range out {
-		if m.version != i+1 {
-			return nil, fmt.Errorf("migrations of %s are not numbered 1..n (found %s)", dialect, m.name)
+	for i := 1; i < len(out); i++ {
+		if out[i].version == out[i-1].version {
+			return nil, fmt.Errorf("migrations %s and %s share a number", out[i-1].name, out[i].name)
 		}
 	}
 	return out, nil
@@ -57,7 +57,10 @@ func loadMigrations(dialect string) ([]migration, error) {
 // SchemaVersion is the newest migration this binary knows.
 func SchemaVersion() int {
 	ms, _ := loadMigrations(SQLite)
-	return len(ms)
+	if len(ms) == 0 {
+		return 0
+	}
+	return ms[len(ms)-1].version
 }
 
 func (s *Store) migrate(ctx context.Context) error {
@@ -79,10 +82,17 @@ func (s *Store) migrate(ctx context.Context) error {
 		if err := tx.Raw("SELECT COALESCE(MAX(version), 0) FROM schema_migrations").Scan(&current).Error; err != nil {
 			return fmt.Errorf("read schema version: %w", err)
 		}
-		if current > len(ms) {
-			return fmt.Errorf("the database schema is version %d but this layerfix binary knows only up to version %d: run a newer layerfix (or restore a backup made by this version)", current, len(ms))
+		latest := 0
+		if len(ms) > 0 {
+			latest = ms[len(ms)-1].version
 		}
-		for _, m := range ms[current:] {
+		if current > latest {
+			return fmt.Errorf("the database schema is version %d but this layerfix binary knows only up to version %d: run a newer layerfix (or restore a backup made by this version)", current, latest)
+		}
+		for _, m := range ms {
+			if m.version <= current {
+				continue
+			}
 			for _, stmt := range splitStatements(m.sql) {
 				if err := tx.Exec(stmt).Error; err != nil {
 					return fmt.Errorf("migration %s: %w", m.name, err)

@@ -21,6 +21,30 @@ type User struct {
 	MonthlyUsage         int        `gorm:"default:0" json:"monthlyUsage"`
 	LastUsageReset       *time.Time `json:"lastUsageReset"`
 	CreatedAt            time.Time  `json:"createdAt"`
+	PasswordHash         *string    `json:"-"`
+	EmailVerified        bool       `json:"emailVerified"`
+	Disabled             bool       `json:"-"`
+	UsageTransferPeriod  *string    `json:"-"`
+}
+
+// Session is a local-mode sign-in; only the token's SHA-256 is stored.
+type Session struct {
+	ID        int64 `gorm:"primaryKey"`
+	UserID    int64
+	TokenHash string
+	CreatedAt time.Time
+	ExpiresAt time.Time
+}
+
+// AuthToken is a one-time token (password reset, email verification).
+type AuthToken struct {
+	ID        int64 `gorm:"primaryKey"`
+	UserID    int64
+	Kind      string
+	TokenHash string
+	CreatedAt time.Time
+	ExpiresAt time.Time
+	UsedAt    *time.Time
 }
 
 // Printer is a maker's registered printer.

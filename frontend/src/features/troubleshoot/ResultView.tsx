@@ -23,10 +23,10 @@ import type { IssueDetails } from './session';
 function Section({ icon, title, children, action }: { icon: ReactNode; title: string; children: ReactNode; action?: ReactNode }) {
   return (
     <Card component="section" aria-label={title}>
-      <CardContent sx={{ p: { xs: 2, sm: 3 }, '&:last-child': { pb: { xs: 2, sm: 3 } } }}>
+      <CardContent sx={{ p: { xs: 1.75, sm: 3 }, '&:last-child': { pb: { xs: 2, sm: 3 } } }}>
         <Stack direction="row" spacing={1.25} sx={{ alignItems: 'center', mb: 2 }}>
           <Box sx={{ color: 'primary.main', display: 'flex' }}>{icon}</Box>
-          <Typography variant="h6" component="h2" sx={{ flexGrow: 1 }}>
+          <Typography variant="h6" component="h2" sx={{ flexGrow: 1, fontSize: { xs: 18, sm: 20 }, lineHeight: 1.3 }}>
             {title}
           </Typography>
           {action}
@@ -71,8 +71,8 @@ export function RecommendedSolutions({ steps, checked = [], onToggle }: StepsPro
               data-testid="solution-step"
               sx={{
                 display: 'flex',
-                gap: 1.5,
-                p: { xs: 1.5, sm: 2 },
+                gap: { xs: 1, sm: 1.5 },
+                p: { xs: 1.25, sm: 2 },
                 borderRadius: 2,
                 border: 1,
                 borderColor: done ? 'success.main' : 'divider',

@@ -1,0 +1,95 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"text/tabwriter"
+
+	"github.com/layerfix/layerfix/server"
+	"github.com/layerfix/layerfix/store"
+)
+
+const userUsage = `usage: layerfix user COMMAND [flags] ARGS
+  list                      every account with its plan and this month's usage
+  reset-password EMAIL      print a one-hour password reset link (local accounts)
+  set-tier EMAIL TIER       grant a plan (free, hobby, pro, farm) without billing`
+
+// userCmd is the operator's account tool. It reads the same flags and
+// LAYERFIX_* variables as the server, so it finds the same database.
+func userCmd(args []string, out io.Writer) error {
+	if len(args) == 0 {
+		return errors.New(userUsage)
+	}
+	sub := args[0]
+	cfg, rest, err := server.ParseConfig(args[1:], os.Getenv)
+	if err != nil {
+		return err
+	}
+	want := map[string]int{"list": 0, "reset-password": 1, "set-tier": 2}
+	n, ok := want[sub]
+	if !ok || len(rest) != n {
+		return errors.New(userUsage)
+	}
+	ctx := context.Background()
+	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
+	st, err := store.Open(ctx, store.Options{DataDir: cfg.DataDir, DatabaseURL: cfg.DatabaseURL, Logger: quiet})
+	if err != nil {
+		return fmt.Errorf("open database: %w", err)
+	}
+	defer st.Close()
+	switch sub {
+	case "list":
+		users, err := st.ListUsers(ctx)
+		if err != nil {
+			return err
+		}
+		tw := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, "ID\tEMAIL\tNAME\tTIER\tSTATUS\tUSED\tLIMIT")
+		for i := range users {
+			u := &users[i]
+			tier := server.EffectiveTier(u)
+			fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%d\t%d\n", u.ID, u.Email, u.DisplayName, u.SubscriptionTier, u.SubscriptionStatus,
+				store.EffectiveUsage(u, st.Now()), cfg.TierLimits.Limit(tier))
+		}
+		return tw.Flush()
+	case "reset-password":
+		srv, err := server.New(cfg, server.Deps{Store: st, Frontend: frontendFS(), Logger: quiet})
+		if err != nil {
+			return err
+		}
+		link, err := srv.ResetLink(ctx, rest[0])
+		if errors.Is(err, store.ErrNotFound) {
+			return fmt.Errorf("no account with email %s", rest[0])
+		}
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(out, "Password reset link for %s (valid for one hour, single use):\n%s\n", rest[0], link)
+		return nil
+	default: // set-tier
+		email, tier := rest[0], rest[1]
+		if _, ok := cfg.TierLimits[tier]; !ok {
+			return fmt.Errorf("unknown tier %q (known: %s)", tier, cfg.TierLimits)
+		}
+		u, err := st.UserByEmail(ctx, email)
+		if errors.Is(err, store.ErrNotFound) {
+			return fmt.Errorf("no account with email %s", email)
+		}
+		if err != nil {
+			return err
+		}
+		status := "active"
+		if tier == "free" {
+			status = "inactive"
+		}
+		if err := st.UpdateUser(ctx, u.ID, map[string]any{"subscription_tier": tier, "subscription_status": status}); err != nil {
+			return err
+		}
+		fmt.Fprintf(out, "%s is now on %s (%d analyses a month)\n", email, tier, cfg.TierLimits.Limit(tier))
+		return nil
+	}
+}

@@ -1,0 +1,124 @@
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { Route, Routes } from 'react-router-dom';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import Home from '../../pages/Home';
+import { renderWithProviders, stubFetch } from '../../test/render';
+import { rememberSharedIssue } from './sharedLocal';
+
+// fill pastes the text in one event: typing key by key re-renders the whole form every time.
+async function fill(user: ReturnType<typeof userEvent.setup>, field: HTMLElement | Promise<HTMLElement>, text: string) {
+  await user.click(await field);
+  await user.paste(text);
+}
+
+function renderHome(path = '/preview') {
+  return renderWithProviders(
+    <Routes>
+      <Route path="/preview" element={<Home />} />
+      <Route path="/troubleshooting-results" element={<p>results screen</p>} />
+    </Routes>,
+    { path },
+  );
+}
+
+const result = { summary: 'Stringing.', steps: [], additionalTips: [] };
+
+beforeEach(() => {
+  sessionStorage.clear();
+  localStorage.clear();
+});
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+describe('home screen', { timeout: 15_000 }, () => {
+  it('replaces the form with the limit state at 3 of 3 and shows an amber badge', async () => {
+    stubFetch({ '/api/public-usage': { currentUsage: 3 } });
+    renderHome();
+    expect(await screen.findByText("You've used all your free credits!")).toBeInTheDocument();
+    const badge = screen.getByTestId('credits-badge');
+    expect(badge).toHaveTextContent('3/3 free credits used');
+    expect(badge.className).toMatch(/colorWarning/);
+    expect(screen.getByRole('link', { name: 'Create Free Account' })).toHaveAttribute('href', '/login?mode=signup');
+    expect(screen.getByRole('link', { name: 'View Pricing Plans' })).toHaveAttribute('href', '/pricing');
+    expect(screen.getByText(/reset next month/)).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Analyze Issue' })).not.toBeInTheDocument();
+  });
+
+  it('shows the form below the limit, with other preselected and a plain badge', async () => {
+    stubFetch({ '/api/public-usage': { currentUsage: 1 } });
+    renderHome();
+    const badge = await screen.findByTestId('credits-badge');
+    expect(badge).toHaveTextContent('1/3 free credits used');
+    expect(badge.className).not.toMatch(/colorWarning/);
+    expect(screen.getByRole('link', { name: 'Get More' })).toHaveAttribute('href', '/pricing');
+    expect(screen.getAllByRole('radio')).toHaveLength(10);
+    expect(screen.getByRole('radio', { name: "Other / I Don't Know" })).toHaveAttribute('aria-checked', 'true');
+    expect(screen.getByText('PNG, JPG up to 10MB each')).toBeInTheDocument();
+  });
+
+  it('shows the spec messages and sends nothing when the form is invalid', async () => {
+    const fetch = stubFetch({ '/api/public-usage': { currentUsage: 0 } });
+    renderHome();
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Analyze Issue' }));
+    expect(screen.getByText('Please enter your printer brand')).toBeInTheDocument();
+    expect(screen.getByText('Please provide a detailed description (at least 10 characters)')).toBeInTheDocument();
+    await fill(user, screen.getByLabelText(/Printer Brand\/Model/), 'Ender 3');
+    await fill(user, screen.getByLabelText(/Detailed Description/), 'Strings everywhere between parts.');
+    await user.click(screen.getByRole('button', { name: 'Additional Details' }));
+    await fill(user, screen.getByLabelText('Nozzle Temperature'), '600');
+    await user.click(screen.getByRole('button', { name: 'Analyze Issue' }));
+    expect(screen.getByText('Nozzle temperature must be between 0 and 500 °C')).toBeInTheDocument();
+    expect(fetch.mock.calls.some(([url]) => String(url).includes('/api/troubleshoot'))).toBe(false);
+  });
+
+  it('goes to the results screen at once and sends the SPEC section 7 payload', async () => {
+    const fetch = stubFetch({ '/api/public-usage': { currentUsage: 0 }, '/api/troubleshoot': result });
+    renderHome();
+    const user = userEvent.setup();
+    await fill(user, await screen.findByLabelText(/Printer Brand\/Model/), ' Bambu Lab P1S ');
+    await user.click(screen.getByRole('radio', { name: 'Stringing & Oozing' }));
+    await fill(user, screen.getByLabelText(/Detailed Description/), 'Fine hairs between the towers.');
+    await user.click(screen.getByRole('button', { name: 'Additional Details' }));
+    await fill(user, screen.getByLabelText('Material'), 'PETG');
+    await fill(user, screen.getByLabelText('Layer Height'), '0.16');
+    await user.click(screen.getByRole('button', { name: 'Analyze Issue' }));
+    expect(await screen.findByText('results screen')).toBeInTheDocument();
+    await waitFor(() => expect(sessionStorage.getItem('troubleshootingResults')).not.toBeNull());
+    const call = fetch.mock.calls.find(([url]) => String(url).endsWith('/api/troubleshoot'));
+    expect(call).toBeDefined();
+    const init = (call as unknown[])[1] as RequestInit;
+    expect(init.method).toBe('POST');
+    expect(JSON.parse(String(init.body))).toEqual({
+      category: 'stringing',
+      description: 'Fine hairs between the towers.',
+      material: 'PETG',
+      nozzleTemp: null,
+      bedTemp: null,
+      layerHeight: 0.16,
+      printSpeed: null,
+      infill: null,
+      printerBrand: 'Bambu Lab P1S',
+      images: [],
+      screenDimensions: { width: expect.any(Number), height: expect.any(Number) },
+    });
+  });
+
+  it('loads a locally stored shared issue from the share parameter', async () => {
+    stubFetch({ '/api/public-usage': { currentUsage: 0 } });
+    rememberSharedIssue('abc123', {
+      printerBrand: 'Prusa MK4',
+      category: 'bed-adhesion',
+      description: 'Corners lift after ten layers.',
+      material: 'ASA',
+      bedTemp: 100,
+    });
+    renderHome('/preview?share=abc123');
+    expect(await screen.findByLabelText(/Printer Brand\/Model/)).toHaveValue('Prusa MK4');
+    expect(screen.getByLabelText(/Detailed Description/)).toHaveValue('Corners lift after ten layers.');
+    expect(screen.getByRole('radio', { name: 'Bed Adhesion & Warping' })).toHaveAttribute('aria-checked', 'true');
+    expect(screen.getByLabelText('Bed Temperature')).toHaveValue(100);
+  });
+});

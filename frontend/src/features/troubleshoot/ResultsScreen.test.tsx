@@ -1,0 +1,107 @@
+import { act, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { Route, Routes } from 'react-router-dom';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { ApiError, type TroubleshootingResult } from '../../api/client';
+import TroubleshootingResults from '../../pages/TroubleshootingResults';
+import { renderWithProviders } from '../../test/render';
+import { showStoredResult, startAnalysis, WAITING_KEY } from './session';
+
+const result: TroubleshootingResult = {
+  summary: 'This looks like stringing from too little retraction.',
+  steps: [
+    { title: 'Tune retraction', description: 'Print a retraction test.', priority: 'high' },
+    { title: 'Lower the nozzle temperature', description: 'Try 5 °C lower.', priority: 'medium' },
+    { title: 'Dry the filament', description: 'Dry PETG at 65 °C.', priority: 'low' },
+  ],
+  additionalTips: ['Fine hairs come off with a heat gun.'],
+};
+const issue = { printerBrand: 'Ender 3', category: 'stringing', description: 'Hairs everywhere between parts.' };
+
+function renderResults() {
+  return renderWithProviders(
+    <Routes>
+      <Route path="/troubleshooting-results" element={<TroubleshootingResults />} />
+      <Route path="/preview" element={<p>the form</p>} />
+    </Routes>,
+    { path: '/troubleshooting-results' },
+  );
+}
+
+beforeEach(() => {
+  sessionStorage.clear();
+  localStorage.clear();
+});
+
+describe('results screen', () => {
+  it('waits with the loading text, then shows the result the request delivers', async () => {
+    let resolve!: (r: TroubleshootingResult) => void;
+    startAnalysis(issue, () => new Promise((r) => (resolve = r)));
+    renderResults();
+    expect(screen.getByText('Analyzing your 3D printing issue...')).toBeInTheDocument();
+    expect(screen.getByText('This may take up to 30 seconds')).toBeInTheDocument();
+    await act(async () => resolve(result));
+    expect(await screen.findByText('Issue Analysis', {}, { timeout: 2000 })).toBeInTheDocument();
+    expect(sessionStorage.getItem(WAITING_KEY)).toBeNull();
+    const steps = screen.getAllByTestId('solution-step');
+    expect(steps.map((s) => within(s).getByTestId('priority-label').textContent)).toEqual([
+      'Most Likely',
+      'Worth Checking',
+      'Less Common',
+    ]);
+    expect(screen.getByText('Additional Tips & Best Practices')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Sign Up to Save Results' })).toHaveAttribute('href', '/login?mode=signup');
+    expect(screen.getByRole('link', { name: 'Submit Another Issue' })).toHaveAttribute('href', '/preview');
+  });
+
+  it('on failure clears the flag, shows the toast and returns to the form', async () => {
+    const body = '{"error":{"code":"PUBLIC_USAGE_LIMIT_EXCEEDED","message":"Your free credits reset on December 1."}}';
+    startAnalysis(issue, () => Promise.reject(new ApiError(429, 'Too Many Requests', body)));
+    renderResults();
+    expect(await screen.findByText('the form', {}, { timeout: 2000 })).toBeInTheDocument();
+    expect(screen.getByText('Daily Limit Reached')).toBeInTheDocument();
+    expect(screen.getByText('Your free credits reset on December 1.')).toBeInTheDocument();
+    expect(sessionStorage.getItem(WAITING_KEY)).toBeNull();
+  });
+
+  it('gives up after 120 s and returns to the form', async () => {
+    startAnalysis(issue, () => new Promise(() => {}));
+    sessionStorage.setItem(WAITING_KEY, JSON.stringify({ startedAt: Date.now() - 121_000 }));
+    renderResults();
+    expect(await screen.findByText('the form')).toBeInTheDocument();
+    expect(sessionStorage.getItem(WAITING_KEY)).toBeNull();
+  });
+
+  it('keeps waiting before 120 s', async () => {
+    startAnalysis(issue, () => new Promise(() => {}));
+    sessionStorage.setItem(WAITING_KEY, JSON.stringify({ startedAt: Date.now() - 118_000 }));
+    renderResults();
+    await new Promise((r) => setTimeout(r, 700));
+    expect(screen.getByText('Analyzing your 3D printing issue...')).toBeInTheDocument();
+    expect(screen.queryByText('the form')).not.toBeInTheDocument();
+  });
+
+  it('remembers ticked steps for this result across visits', async () => {
+    showStoredResult(result, issue);
+    const user = userEvent.setup();
+    const first = renderResults();
+    const box = screen.getByRole('checkbox', { name: 'Dry the filament' });
+    await user.click(box);
+    expect(box).toBeChecked();
+    first.unmount();
+    renderResults();
+    expect(screen.getByRole('checkbox', { name: 'Dry the filament' })).toBeChecked();
+    expect(screen.getByRole('checkbox', { name: 'Tune retraction' })).not.toBeChecked();
+    expect(screen.getByText('1/3 done')).toBeInTheDocument();
+  });
+
+  it('shows the original issue details on demand', async () => {
+    showStoredResult(result, { ...issue, nozzleTemp: 245, photos: ['data:image/jpeg;base64,AAAA'] });
+    const user = userEvent.setup();
+    renderResults();
+    await user.click(screen.getByRole('button', { name: 'Original Issue Details' }));
+    expect(screen.getByText('245 °C')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Enlarge photo 1' }));
+    await waitFor(() => expect(screen.getByRole('dialog')).toBeInTheDocument());
+  });
+});

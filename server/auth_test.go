@@ -1,0 +1,267 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/layerfix/layerfix/store/storetest"
+)
+
+type sentMail struct{ to, subject, body string }
+
+type fakeMailer struct {
+	mu   sync.Mutex
+	sent []sentMail
+}
+
+func (m *fakeMailer) Send(_ context.Context, to, subject, body string) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.sent = append(m.sent, sentMail{to, subject, body})
+	return nil
+}
+
+func (m *fakeMailer) wait(t *testing.T, n int) []sentMail {
+	t.Helper()
+	for i := 0; i < 200; i++ {
+		m.mu.Lock()
+		if len(m.sent) >= n {
+			out := append([]sentMail(nil), m.sent...)
+			m.mu.Unlock()
+			return out
+		}
+		m.mu.Unlock()
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatalf("expected %d emails", n)
+	return nil
+}
+
+func signup(t *testing.T, ts *testServer, email, pw string) sessionResponse {
+	t.Helper()
+	w := ts.do(t, "POST", "/api/auth/signup", mustJSON(t, map[string]string{"email": email, "password": pw, "displayName": "Ada Lovelace"}))
+	if w.Code != 201 {
+		t.Fatalf("signup %s: %d %s", email, w.Code, w.Body.String())
+	}
+	var s sessionResponse
+	json.Unmarshal(w.Body.Bytes(), &s)
+	return s
+}
+
+func bearer(tok string) []string { return []string{"Authorization", "Bearer " + tok} }
+
+func TestSignupLoginLogout(t *testing.T) {
+	ts := newTestServer(t, nil, nil)
+	s := signup(t, ts, "Ada@Example.com", "gears-and-layers")
+	if len(s.Token) != 43 || s.User.Email != "ada@example.com" || s.User.MonthlyLimit != 3 || s.ExpiresAt.Before(time.Now().Add(29*24*time.Hour)) {
+		t.Fatalf("session %+v", s)
+	}
+	w := ts.do(t, "GET", "/api/user/profile", "", bearer(s.Token)...)
+	if w.Code != 200 || !strings.Contains(w.Body.String(), `"displayName":"Ada Lovelace"`) || !strings.Contains(w.Body.String(), `"subscriptionTier":"free"`) {
+		t.Fatalf("profile: %d %s", w.Code, w.Body.String())
+	}
+	if strings.Contains(w.Body.String(), "argon2") || strings.Contains(w.Body.String(), "password") {
+		t.Fatal("profile leaks the password hash")
+	}
+	// A second session, then logging out the first revokes only the first.
+	w = ts.do(t, "POST", "/api/auth/login", `{"email":"ada@example.com","password":"gears-and-layers"}`)
+	if w.Code != 200 {
+		t.Fatalf("login: %d %s", w.Code, w.Body.String())
+	}
+	var s2 sessionResponse
+	json.Unmarshal(w.Body.Bytes(), &s2)
+	if w := ts.do(t, "POST", "/api/auth/logout", "", bearer(s.Token)...); w.Code != 204 {
+		t.Fatalf("logout: %d", w.Code)
+	}
+	if w := ts.do(t, "GET", "/api/user/profile", "", bearer(s.Token)...); w.Code != 401 || decodeError(t, w).Code != CodeUnauthenticated {
+		t.Fatalf("logged-out token: %d", w.Code)
+	}
+	if w := ts.do(t, "GET", "/api/user/profile", "", bearer(s2.Token)...); w.Code != 200 {
+		t.Fatalf("other session after logout: %d", w.Code)
+	}
+}
+
+func TestAuthErrors(t *testing.T) {
+	ts := newTestServer(t, nil, nil)
+	signup(t, ts, "maker@example.com", "spaghetti-monster")
+	cases := []struct {
+		name, body string
+		status     int
+		code       string
+	}{
+		{"duplicate email", `{"email":"MAKER@example.com","password":"another-good-one","displayName":"X"}`, 409, "email-already-in-use"},
+		{"invalid email", `{"email":"maker@","password":"another-good-one","displayName":"X"}`, 400, "invalid-email"},
+		{"email with name", `{"email":"Bob <bob@example.com>","password":"another-good-one","displayName":"X"}`, 400, "invalid-email"},
+		{"short password", `{"email":"a@example.com","password":"12345","displayName":"X"}`, 400, "weak-password"},
+		{"common password", `{"email":"a@example.com","password":"password1","displayName":"X"}`, 400, "weak-password"},
+		{"no display name", `{"email":"a@example.com","password":"another-good-one","displayName":"  "}`, 400, "invalid-display-name"},
+	}
+	for _, c := range cases {
+		w := ts.do(t, "POST", "/api/auth/signup", c.body)
+		if w.Code != c.status || decodeError(t, w).Code != c.code {
+			t.Errorf("%s: %d %s", c.name, w.Code, w.Body.String())
+		}
+	}
+	wrongPw := ts.do(t, "POST", "/api/auth/login", `{"email":"maker@example.com","password":"wrong-password"}`)
+	unknown := ts.do(t, "POST", "/api/auth/login", `{"email":"nobody@example.com","password":"wrong-password"}`)
+	if wrongPw.Code != 401 || unknown.Code != 401 || wrongPw.Body.String() != unknown.Body.String() {
+		t.Fatalf("wrong password vs unknown email differ: %d %s / %d %s", wrongPw.Code, wrongPw.Body, unknown.Code, unknown.Body)
+	}
+	if decodeError(t, wrongPw).Code != "invalid-credential" {
+		t.Fatal("code")
+	}
+}
+
+func TestForgedAndMalformedTokens(t *testing.T) {
+	ts := newTestServer(t, nil, nil)
+	s := signup(t, ts, "maker@example.com", "spaghetti-monster")
+	forged := s.Token[:42] + "A"
+	if forged == s.Token {
+		forged = s.Token[:42] + "B"
+	}
+	for _, h := range [][]string{bearer(forged), bearer("x"), bearer(strings.Repeat("A", 5000)), {"Authorization", "Basic abc"}, nil} {
+		w := ts.do(t, "GET", "/api/user/profile", "", h...)
+		if w.Code != 401 {
+			t.Errorf("header %v: %d", h, w.Code)
+		}
+	}
+	// Public routes work with a bad token too.
+	if w := ts.do(t, "GET", "/api/pricing", "", bearer(forged)...); w.Code != 200 {
+		t.Fatalf("public route with a bad token: %d", w.Code)
+	}
+}
+
+func TestLoginRateLimit(t *testing.T) {
+	ts := newTestServer(t, nil, nil)
+	signup(t, ts, "maker@example.com", "spaghetti-monster")
+	for i := 0; i < loginFailures; i++ {
+		if w := ts.do(t, "POST", "/api/auth/login", `{"email":"maker@example.com","password":"nope-nope"}`); w.Code != 401 {
+			t.Fatalf("failure %d: %d", i, w.Code)
+		}
+	}
+	w := ts.do(t, "POST", "/api/auth/login", `{"email":"maker@example.com","password":"spaghetti-monster"}`)
+	if w.Code != 429 || decodeError(t, w).Code != "too-many-requests" {
+		t.Fatalf("after %d failures: %d", loginFailures, w.Code)
+	}
+	// The per-email limit holds from another IP too.
+	w = ts.do(t, "POST", "/api/auth/login", `{"email":"maker@example.com","password":"spaghetti-monster"}`, "RemoteAddr", "192.0.2.200:1")
+	if w.Code != 429 {
+		t.Fatalf("per-email limit from another IP: %d", w.Code)
+	}
+	// Another account from another IP is unaffected.
+	signup(t, ts, "other@example.com", "spaghetti-monster")
+	if w := ts.do(t, "POST", "/api/auth/login", `{"email":"other@example.com","password":"spaghetti-monster"}`, "RemoteAddr", "192.0.2.201:1"); w.Code != 200 {
+		t.Fatalf("unrelated login: %d", w.Code)
+	}
+}
+
+func TestProtectedRoutesNeedAUser(t *testing.T) {
+	ts := newTestServer(t, nil, nil)
+	for _, r := range [][2]string{{"GET", "/api/user/profile"}, {"POST", "/api/transfer-usage"}, {"POST", "/api/auth/logout"}} {
+		if w := ts.do(t, r[0], r[1], ""); w.Code != 401 {
+			t.Errorf("%s %s without token: %d", r[0], r[1], w.Code)
+		}
+	}
+}
+
+func TestTransferUsageOncePerMonth(t *testing.T) {
+	ts := newTestServer(t, nil, nil)
+	for i := 0; i < 2; i++ {
+		ts.do(t, "POST", "/api/troubleshoot", validTroubleshoot(nil))
+	}
+	s := signup(t, ts, "maker@example.com", "spaghetti-monster")
+	for i, want := range []int{2, 0} {
+		w := ts.do(t, "POST", "/api/transfer-usage", "", bearer(s.Token)...)
+		if w.Code != 200 || !strings.Contains(w.Body.String(), `"transferred":`+string(rune('0'+want))) {
+			t.Fatalf("transfer %d: %d %s", i, w.Code, w.Body.String())
+		}
+	}
+	w := ts.do(t, "GET", "/api/user/profile", "", bearer(s.Token)...)
+	if !strings.Contains(w.Body.String(), `"monthlyUsage":2`) {
+		t.Fatalf("profile after transfer: %s", w.Body.String())
+	}
+}
+
+func TestPasswordResetByEmail(t *testing.T) {
+	cfg := testConfig(t, nil)
+	st := storetest.Open(t)
+	m := &fakeMailer{}
+	srv, err := New(cfg, Deps{Store: st, Analyzer: &fakeAnalyzer{}, Frontend: testFrontend, Mailer: m, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := &testServer{Server: srv, store: st, cfg: cfg, h: srv.Handler()}
+	s := signup(t, ts, "maker@example.com", "spaghetti-monster")
+	verify := m.wait(t, 1)[0]
+	if verify.to != "maker@example.com" || !strings.Contains(verify.body, "mode=verify") {
+		t.Fatalf("verification email %+v", verify)
+	}
+	for _, email := range []string{"maker@example.com", "nobody@example.com"} {
+		if w := ts.do(t, "POST", "/api/auth/password-reset", mustJSON(t, map[string]string{"email": email})); w.Code != 202 {
+			t.Fatalf("reset %s: %d", email, w.Code)
+		}
+	}
+	mails := m.wait(t, 2)
+	time.Sleep(50 * time.Millisecond)
+	if len(m.wait(t, 2)) != 2 {
+		t.Fatal("an email was sent for an unknown address")
+	}
+	code := regexp.MustCompile(`oobCode=([A-Za-z0-9_-]{43})`).FindStringSubmatch(mails[1].body)
+	if code == nil || !strings.HasPrefix(mails[1].body[strings.Index(mails[1].body, "http"):], "http://localhost:8080/login?mode=reset") {
+		t.Fatalf("reset email %q", mails[1].body)
+	}
+	body := mustJSON(t, map[string]string{"oobCode": code[1], "password": "new-better-secret"})
+	if w := ts.do(t, "POST", "/api/auth/password-update", body); w.Code != 200 {
+		t.Fatalf("update: %d %s", w.Code, w.Body.String())
+	}
+	if w := ts.do(t, "POST", "/api/auth/password-update", body); w.Code != 400 || decodeError(t, w).Code != "invalid-action-code" {
+		t.Fatalf("second use of the link: %d", w.Code)
+	}
+	if w := ts.do(t, "GET", "/api/user/profile", "", bearer(s.Token)...); w.Code != 401 {
+		t.Fatal("old sessions survive a password reset")
+	}
+	if w := ts.do(t, "POST", "/api/auth/login", `{"email":"maker@example.com","password":"new-better-secret"}`); w.Code != 200 {
+		t.Fatalf("login with the new password: %d", w.Code)
+	}
+}
+
+func TestResetLinkForOperator(t *testing.T) {
+	ts := newTestServer(t, map[string]string{"LAYERFIX_PUBLIC_URL": "https://fix.example.com", "LAYERFIX_BASE_PATH": "/lf"}, nil)
+	signup := ts.do(t, "POST", "/lf/api/auth/signup", `{"email":"m@example.com","password":"spaghetti-monster","displayName":"M"}`)
+	if signup.Code != 201 {
+		t.Fatal(signup.Body.String())
+	}
+	link, err := ts.ResetLink(context.Background(), "m@example.com")
+	if err != nil || !strings.HasPrefix(link, "https://fix.example.com/lf/login?mode=reset&oobCode=") {
+		t.Fatalf("link %q %v", link, err)
+	}
+	code := link[strings.Index(link, "oobCode=")+8:]
+	w := ts.do(t, "POST", "/lf/api/auth/password-update", mustJSON(t, map[string]string{"oobCode": code, "password": "brand-new-secret"}))
+	if w.Code != 200 {
+		t.Fatalf("%d %s", w.Code, w.Body.String())
+	}
+	// Without email configured the reset endpoint says so.
+	w = ts.do(t, "POST", "/lf/api/auth/password-reset", `{"email":"m@example.com"}`)
+	if w.Code != 202 || !strings.Contains(w.Body.String(), `"emailEnabled":false`) {
+		t.Fatalf("reset without email: %d %s", w.Code, w.Body.String())
+	}
+}
+
+func TestFirebaseEmulatorRefusedForRealProjects(t *testing.T) {
+	env := map[string]string{"LAYERFIX_AUTH_MODE": "firebase", "LAYERFIX_FIREBASE_PROJECT_ID": "my-real-app", "FIREBASE_AUTH_EMULATOR_HOST": "127.0.0.1:9099"}
+	_, err := LoadConfig(nil, func(k string) string { return env[k] })
+	if err == nil || !strings.HasPrefix(err.Error(), "FIREBASE_AUTH_EMULATOR_HOST:") {
+		t.Fatalf("err = %v", err)
+	}
+	env["LAYERFIX_FIREBASE_PROJECT_ID"] = "demo-layerfix"
+	if _, err := LoadConfig(nil, func(k string) string { return env[k] }); err != nil {
+		t.Fatalf("demo project refused: %v", err)
+	}
+}

@@ -1,0 +1,94 @@
+package server
+
+import (
+	"context"
+	"crypto/tls"
+	"fmt"
+	"net"
+	"net/smtp"
+	"net/url"
+	"strings"
+	"time"
+)
+
+// Mailer sends one plain-text email.
+type Mailer interface {
+	Send(ctx context.Context, to, subject, body string) error
+}
+
+// smtpMailer speaks SMTP: smtp://user:pass@host:587 (STARTTLS when the
+// server offers it) or smtps://user:pass@host:465 (implicit TLS).
+type smtpMailer struct {
+	u    *url.URL
+	from string
+}
+
+func newSMTPMailer(rawURL, from string) (*smtpMailer, error) {
+	u, err := url.Parse(rawURL)
+	if err != nil || (u.Scheme != "smtp" && u.Scheme != "smtps") || u.Hostname() == "" {
+		return nil, fmt.Errorf("not an smtp:// or smtps:// URL")
+	}
+	return &smtpMailer{u: u, from: from}, nil
+}
+
+func (m *smtpMailer) Send(ctx context.Context, to, subject, body string) error {
+	host := m.u.Hostname()
+	port := m.u.Port()
+	if port == "" {
+		port = map[string]string{"smtp": "587", "smtps": "465"}[m.u.Scheme]
+	}
+	deadline, ok := ctx.Deadline()
+	if !ok {
+		deadline = time.Now().Add(20 * time.Second)
+	}
+	d := net.Dialer{Deadline: deadline}
+	var conn net.Conn
+	var err error
+	if m.u.Scheme == "smtps" {
+		conn, err = tls.DialWithDialer(&d, "tcp", net.JoinHostPort(host, port), &tls.Config{ServerName: host})
+	} else {
+		conn, err = d.DialContext(ctx, "tcp", net.JoinHostPort(host, port))
+	}
+	if err != nil {
+		return fmt.Errorf("connect to mail server: %w", err)
+	}
+	conn.SetDeadline(deadline)
+	c, err := smtp.NewClient(conn, host)
+	if err != nil {
+		conn.Close()
+		return fmt.Errorf("mail server greeting: %w", err)
+	}
+	defer c.Close()
+	if ok, _ := c.Extension("STARTTLS"); ok && m.u.Scheme == "smtp" {
+		if err := c.StartTLS(&tls.Config{ServerName: host}); err != nil {
+			return fmt.Errorf("starttls: %w", err)
+		}
+	}
+	if m.u.User != nil {
+		pw, _ := m.u.User.Password()
+		if err := c.Auth(smtp.PlainAuth("", m.u.User.Username(), pw, host)); err != nil {
+			return fmt.Errorf("mail server login: %w", err)
+		}
+	}
+	if err := c.Mail(m.from); err != nil {
+		return fmt.Errorf("mail from: %w", err)
+	}
+	if err := c.Rcpt(to); err != nil {
+		return fmt.Errorf("rcpt to: %w", err)
+	}
+	w, err := c.Data()
+	if err != nil {
+		return err
+	}
+	msg := "From: " + m.from + "\r\nTo: " + to + "\r\nSubject: " + subject +
+		"\r\nDate: " + time.Now().UTC().Format(time.RFC1123Z) +
+		"\r\nMIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n" +
+		strings.ReplaceAll(body, "\n", "\r\n")
+	if _, err := w.Write([]byte(msg)); err != nil {
+		return err
+	}
+	if err := w.Close(); err != nil {
+		return err
+	}
+	return c.Quit()
+}

@@ -1,0 +1,88 @@
+package server
+
+import (
+	"crypto/rand"
+	"crypto/subtle"
+	_ "embed"
+	"encoding/base64"
+	"fmt"
+	"strings"
+
+	"golang.org/x/crypto/argon2"
+)
+
+//go:embed authdata/common-passwords.txt
+var commonPasswordList string
+
+var commonPasswords = func() map[string]bool {
+	m := map[string]bool{}
+	for _, p := range strings.Fields(commonPasswordList) {
+		m[p] = true
+	}
+	return m
+}()
+
+// Minimum password length (SPEC section 9) and a generous maximum.
+const (
+	minPassword = 6
+	maxPassword = 1024
+)
+
+// weakPassword says why a password is refused, or "".
+func weakPassword(pw, email string) string {
+	n := len([]rune(pw))
+	switch {
+	case n < minPassword:
+		return "Password must be at least 6 characters"
+	case n > maxPassword:
+		return "Password must be at most 1024 characters"
+	case commonPasswords[strings.ToLower(pw)]:
+		return "Password is too common: choose one that is harder to guess"
+	case strings.EqualFold(pw, email) || strings.EqualFold(pw, strings.Split(email, "@")[0]):
+		return "Password must not be your email address"
+	}
+	return ""
+}
+
+// argon2id parameters (OWASP: m=19 MiB, t=2, p=1).
+const (
+	argonTime    = 2
+	argonMemory  = 19 * 1024
+	argonThreads = 1
+	argonKeyLen  = 32
+)
+
+// hashPassword returns a PHC string: $argon2id$v=19$m=..,t=..,p=..$salt$hash.
+func hashPassword(pw string) string {
+	salt := make([]byte, 16)
+	if _, err := rand.Read(salt); err != nil {
+		panic(err)
+	}
+	key := argon2.IDKey([]byte(pw), salt, argonTime, argonMemory, argonThreads, argonKeyLen)
+	return fmt.Sprintf("$argon2id$v=%d$m=%d,t=%d,p=%d$%s$%s", argon2.Version, argonMemory, argonTime, argonThreads,
+		base64.RawStdEncoding.EncodeToString(salt), base64.RawStdEncoding.EncodeToString(key))
+}
+
+// checkPassword compares pw with a PHC string in constant time.
+func checkPassword(pw, phc string) bool {
+	parts := strings.Split(phc, "$")
+	if len(parts) != 6 || parts[1] != "argon2id" {
+		return false
+	}
+	var m, t uint32
+	var p uint8
+	if _, err := fmt.Sscanf(parts[3], "m=%d,t=%d,p=%d", &m, &t, &p); err != nil || m > 1<<20 || t > 10 || p == 0 {
+		return false
+	}
+	salt, err1 := base64.RawStdEncoding.DecodeString(parts[4])
+	want, err2 := base64.RawStdEncoding.DecodeString(parts[5])
+	if err1 != nil || err2 != nil || len(want) == 0 {
+		return false
+	}
+	got := argon2.IDKey([]byte(pw), salt, t, m, p, uint32(len(want)))
+	return subtle.ConstantTimeCompare(got, want) == 1
+}
+
+// dummyHash is checked for unknown emails so a login takes as long for
+// them as for a real account.
+var dummyHash = hashPassword("layerfix-timing-equaliser")

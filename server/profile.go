@@ -1,0 +1,83 @@
+package server
+
+import (
+	"fmt"
+	"net/http"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/layerfix/layerfix/store"
+)
+
+// profile is the client-side user of SPEC section 3.
+type profile struct {
+	ID                 int64   `json:"id"`
+	FirebaseUID        *string `json:"firebaseUid"`
+	Email              string  `json:"email"`
+	DisplayName        string  `json:"displayName"`
+	EmailVerified      bool    `json:"emailVerified"`
+	SubscriptionStatus string  `json:"subscriptionStatus"`
+	SubscriptionTier   string  `json:"subscriptionTier"`
+	MonthlyUsage       int     `json:"monthlyUsage"`
+	MonthlyLimit       int     `json:"monthlyLimit"`
+	UsageResetsAt      string  `json:"usageResetsAt"`
+}
+
+// EffectiveTier is subscriptionTier while the subscription is active,
+// otherwise free (SPEC section 4).
+func EffectiveTier(u *store.User) string {
+	if u.SubscriptionStatus == "active" && u.SubscriptionTier != "" {
+		return u.SubscriptionTier
+	}
+	return "free"
+}
+
+func nextMonth(now time.Time) time.Time {
+	now = now.UTC()
+	return time.Date(now.Year(), now.Month()+1, 1, 0, 0, 0, 0, time.UTC)
+}
+
+func profileOf(u *store.User, now time.Time, limits TierLimits) profile {
+	return profile{
+		ID: u.ID, FirebaseUID: u.FirebaseUID, Email: u.Email, DisplayName: u.DisplayName, EmailVerified: u.EmailVerified,
+		SubscriptionStatus: u.SubscriptionStatus, SubscriptionTier: u.SubscriptionTier,
+		MonthlyUsage: store.EffectiveUsage(u, now), MonthlyLimit: limits.Limit(EffectiveTier(u)),
+		UsageResetsAt: nextMonth(now).Format(time.RFC3339),
+	}
+}
+
+type profileAPI struct {
+	store  *store.Store
+	limits TierLimits
+	now    func() time.Time
+}
+
+func (p *profileAPI) get(c echo.Context) error {
+	u, err := p.store.UserByID(c.Request().Context(), currentUser(c).ID)
+	if err != nil {
+		return err
+	}
+	c.Response().Header().Set("Cache-Control", "no-store")
+	return c.JSON(http.StatusOK, profileOf(u, p.now(), p.limits))
+}
+
+// transferUsage adds this IP's anonymous analyses of the month to the
+// account, once per account per month.
+func (p *profileAPI) transferUsage(c echo.Context) error {
+	ctx, now := c.Request().Context(), p.now()
+	n, err := p.store.AnonymousUsage(ctx, clientIP(c), now)
+	if err != nil {
+		return err
+	}
+	done, err := p.store.TransferUsage(ctx, currentUser(c).ID, n, now)
+	if err != nil {
+		return err
+	}
+	if !done {
+		n = 0
+	}
+	return c.JSON(http.StatusOK, map[string]int{"transferred": n})
+}
+
+func sprintf(format string, a ...any) string { return fmt.Sprintf(format, a...) }

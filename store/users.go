@@ -1,0 +1,241 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"gorm.io/gorm"
+)
+
+// ErrDuplicate is returned when a unique key (such as an email) is taken.
+var ErrDuplicate = errors.New("already exists")
+
+// CreateUser inserts u; a taken email or firebase uid gives ErrDuplicate.
+func (s *Store) CreateUser(ctx context.Context, u *User) error {
+	u.Email = strings.ToLower(strings.TrimSpace(u.Email))
+	if u.CreatedAt.IsZero() {
+		u.CreatedAt = s.Now()
+	}
+	if u.SubscriptionStatus == "" {
+		u.SubscriptionStatus = "inactive"
+	}
+	if u.SubscriptionTier == "" {
+		u.SubscriptionTier = "free"
+	}
+	err := s.writer(ctx).Create(u).Error
+	if errors.Is(err, gorm.ErrDuplicatedKey) {
+		return ErrDuplicate
+	}
+	if err != nil {
+		return fmt.Errorf("create user: %w", err)
+	}
+	return nil
+}
+
+// UserByID returns the user or ErrNotFound.
+func (s *Store) UserByID(ctx context.Context, id int64) (*User, error) {
+	var u User
+	if err := s.reader(ctx).Take(&u, id).Error; err != nil {
+		return nil, notFound(err)
+	}
+	return &u, nil
+}
+
+// UserByEmail returns the user with this (case-insensitive) email.
+func (s *Store) UserByEmail(ctx context.Context, email string) (*User, error) {
+	var u User
+	if err := s.reader(ctx).Where("email = ?", strings.ToLower(strings.TrimSpace(email))).Take(&u).Error; err != nil {
+		return nil, notFound(err)
+	}
+	return &u, nil
+}
+
+// UpsertFirebaseUser creates or updates the row of a Firebase identity,
+// keyed by its uid. An existing row with the same email and no uid (an
+// account created locally before switching modes) is adopted.
+func (s *Store) UpsertFirebaseUser(ctx context.Context, uid, email, name string, verified bool) (*User, error) {
+	email = strings.ToLower(strings.TrimSpace(email))
+	var out User
+	err := s.writer(ctx).Transaction(func(tx *gorm.DB) error {
+		err := tx.Where("firebase_uid = ?", uid).Take(&out).Error
+		if errors.Is(err, gorm.ErrRecordNotFound) && email != "" {
+			err = tx.Where("email = ? AND firebase_uid IS NULL", email).Take(&out).Error
+		}
+		switch {
+		case errors.Is(err, gorm.ErrRecordNotFound):
+			if email == "" {
+				email = uid + "@users.invalid"
+			}
+			out = User{FirebaseUID: &uid, Email: email, DisplayName: name, EmailVerified: verified,
+				SubscriptionStatus: "inactive", SubscriptionTier: "free", CreatedAt: s.Now()}
+			return tx.Create(&out).Error
+		case err != nil:
+			return err
+		}
+		upd := map[string]any{"firebase_uid": uid, "email_verified": verified}
+		if email != "" {
+			upd["email"] = email
+		}
+		if name != "" {
+			upd["display_name"] = name
+		}
+		if err := tx.Model(&out).Updates(upd).Error; err != nil {
+			return err
+		}
+		return tx.Take(&out, out.ID).Error
+	})
+	if errors.Is(err, gorm.ErrDuplicatedKey) {
+		return nil, ErrDuplicate
+	}
+	if err != nil {
+		return nil, fmt.Errorf("upsert firebase user: %w", err)
+	}
+	return &out, nil
+}
+
+// UpdateUser sets the given columns of user id.
+func (s *Store) UpdateUser(ctx context.Context, id int64, cols map[string]any) error {
+	res := s.writer(ctx).Model(&User{}).Where("id = ?", id).Updates(cols)
+	if res.Error != nil {
+		return fmt.Errorf("update user %d: %w", id, res.Error)
+	}
+	if res.RowsAffected == 0 {
+		return ErrNotFound
+	}
+	return nil
+}
+
+// ListUsers returns every user, oldest first.
+func (s *Store) ListUsers(ctx context.Context) ([]User, error) {
+	var out []User
+	if err := s.reader(ctx).Order("id").Find(&out).Error; err != nil {
+		return nil, fmt.Errorf("list users: %w", err)
+	}
+	return out, nil
+}
+
+// CreateSession stores a session by its token hash.
+func (s *Store) CreateSession(ctx context.Context, userID int64, tokenHash string, expires time.Time) error {
+	err := s.writer(ctx).Create(&Session{UserID: userID, TokenHash: tokenHash, CreatedAt: s.Now(), ExpiresAt: expires.UTC()}).Error
+	if err != nil {
+		return fmt.Errorf("create session: %w", err)
+	}
+	return nil
+}
+
+// SessionUser returns the user of a live session, or ErrNotFound.
+func (s *Store) SessionUser(ctx context.Context, tokenHash string, now time.Time) (*User, error) {
+	var u User
+	err := s.reader(ctx).Table("users").Select("users.*").
+		Joins("JOIN sessions ON sessions.user_id = users.id").
+		Where("sessions.token_hash = ? AND sessions.expires_at > ? AND users.disabled = ?", tokenHash, now.UTC(), false).
+		Take(&u).Error
+	if err != nil {
+		return nil, notFound(err)
+	}
+	return &u, nil
+}
+
+// DeleteSession revokes one session.
+func (s *Store) DeleteSession(ctx context.Context, tokenHash string) error {
+	if err := s.writer(ctx).Where("token_hash = ?", tokenHash).Delete(&Session{}).Error; err != nil {
+		return fmt.Errorf("delete session: %w", err)
+	}
+	return nil
+}
+
+// DeleteSessions revokes every session of a user (after a password reset).
+func (s *Store) DeleteSessions(ctx context.Context, userID int64) error {
+	if err := s.writer(ctx).Where("user_id = ?", userID).Delete(&Session{}).Error; err != nil {
+		return fmt.Errorf("delete sessions: %w", err)
+	}
+	return nil
+}
+
+// CreateAuthToken stores a one-time token of kind for a user.
+func (s *Store) CreateAuthToken(ctx context.Context, userID int64, kind, tokenHash string, expires time.Time) error {
+	err := s.writer(ctx).Create(&AuthToken{UserID: userID, Kind: kind, TokenHash: tokenHash, CreatedAt: s.Now(), ExpiresAt: expires.UTC()}).Error
+	if err != nil {
+		return fmt.Errorf("create %s token: %w", kind, err)
+	}
+	return nil
+}
+
+// UseAuthToken marks a live, unused token of kind as used and returns its
+// user id; a second use, an expired or unknown token gives ErrNotFound.
+func (s *Store) UseAuthToken(ctx context.Context, kind, tokenHash string, now time.Time) (int64, error) {
+	var ids []int64
+	err := s.writer(ctx).Raw(`UPDATE auth_tokens SET used_at = ? WHERE kind = ? AND token_hash = ? AND used_at IS NULL AND expires_at > ? RETURNING user_id`,
+		now.UTC(), kind, tokenHash, now.UTC()).Scan(&ids).Error
+	if err != nil {
+		return 0, fmt.Errorf("use %s token: %w", kind, err)
+	}
+	if len(ids) == 0 {
+		return 0, ErrNotFound
+	}
+	return ids[0], nil
+}
+
+// monthStart is the first instant of now's calendar month in UTC.
+func monthStart(now time.Time) time.Time {
+	now = now.UTC()
+	return time.Date(now.Year(), now.Month(), 1, 0, 0, 0, 0, time.UTC)
+}
+
+// EffectiveUsage is the user's count for now's month: a count from an
+// earlier month reads as 0 (it is reset lazily at the next use).
+func EffectiveUsage(u *User, now time.Time) int {
+	if u.LastUsageReset == nil || u.LastUsageReset.Before(monthStart(now)) {
+		return 0
+	}
+	return u.MonthlyUsage
+}
+
+// ConsumeUserCredit counts one analysis for the user unless the month's
+// count has reached limit. The monthly reset happens inside the same
+// conditional UPDATE, so concurrent submissions never exceed the limit.
+func (s *Store) ConsumeUserCredit(ctx context.Context, userID int64, now time.Time, limit int) (bool, error) {
+	if limit <= 0 {
+		return false, nil
+	}
+	ms, now := monthStart(now), now.UTC()
+	res := s.writer(ctx).Exec(`UPDATE users SET
+  monthly_usage = CASE WHEN last_usage_reset IS NULL OR last_usage_reset < ? THEN 1 ELSE monthly_usage + 1 END,
+  last_usage_reset = CASE WHEN last_usage_reset IS NULL OR last_usage_reset < ? THEN ? ELSE last_usage_reset END
+WHERE id = ? AND (last_usage_reset IS NULL OR last_usage_reset < ? OR monthly_usage < ?)`,
+		ms, ms, now, userID, ms, limit)
+	if res.Error != nil {
+		return false, fmt.Errorf("consume credit of user %d: %w", userID, res.Error)
+	}
+	return res.RowsAffected == 1, nil
+}
+
+// RefundUserCredit gives back a credit taken this month for a failed analysis.
+func (s *Store) RefundUserCredit(ctx context.Context, userID int64, now time.Time) error {
+	err := s.writer(ctx).Exec(`UPDATE users SET monthly_usage = monthly_usage - 1
+WHERE id = ? AND monthly_usage > 0 AND last_usage_reset >= ?`, userID, monthStart(now)).Error
+	if err != nil {
+		return fmt.Errorf("refund credit of user %d: %w", userID, err)
+	}
+	return nil
+}
+
+// TransferUsage adds n anonymous analyses to the user's month once per
+// calendar month; it reports whether this call did the transfer.
+func (s *Store) TransferUsage(ctx context.Context, userID int64, n int, now time.Time) (bool, error) {
+	ms, now := monthStart(now), now.UTC()
+	period := now.Format("2006-01")
+	res := s.writer(ctx).Exec(`UPDATE users SET
+  monthly_usage = CASE WHEN last_usage_reset IS NULL OR last_usage_reset < ? THEN ? ELSE monthly_usage + ? END,
+  last_usage_reset = CASE WHEN last_usage_reset IS NULL OR last_usage_reset < ? THEN ? ELSE last_usage_reset END,
+  usage_transfer_period = ?
+WHERE id = ? AND (usage_transfer_period IS NULL OR usage_transfer_period <> ?)`,
+		ms, n, n, ms, now, period, userID, period)
+	if res.Error != nil {
+		return false, fmt.Errorf("transfer usage to user %d: %w", userID, res.Error)
+	}
+	return res.RowsAffected == 1, nil
+}
