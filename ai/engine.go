@@ -1,7 +1,6 @@
 package ai
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"io/fs"
@@ -9,6 +8,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"unicode/utf8"
 )
 
 // Engine is the built-in offline analyzer. It ranks the knowledge base's
@@ -124,6 +124,11 @@ func newEngineFS(fsys fs.FS) (*Engine, error) {
 		}
 	}
 	for _, m := range kb.modes {
+		for i := range m.Signals {
+			sig := &m.Signals[i]
+			sig.cond, sig.negate = strings.CutPrefix(sig.When, "!")
+			sig.eval = conditions[sig.cond]
+		}
 		for i := range m.Fixes {
 			m.Fixes[i].key = titleKey(m.Fixes[i].Title)
 			m.Fixes[i].titleToks = tokens(m.Fixes[i].Title)
@@ -435,15 +440,31 @@ func (e *Engine) rankModes(req *Request, toks []token, f *facts) []scored {
 			scale = signalScale / 3
 		}
 		for _, sig := range m.Signals {
-			if f.holds(sig.When) {
+			if sig.eval(f) != sig.negate {
 				s.total += scale * sig.Weight * (0.5 + f.severity(sig.When))
 			}
 		}
 		// Ties go to the mode listed first in its category.
 		s.total -= 0.001 * float64(e.rank[i])
 	}
-	slices.SortStableFunc(scores, func(a, b scored) int { return cmp.Compare(b.total, a.total) })
-	return scores
+	order := make([]int32, n)
+	for i := range order {
+		order[i] = int32(i)
+	}
+	slices.SortFunc(order, func(a, b int32) int {
+		switch ta, tb := scores[a].total, scores[b].total; {
+		case ta > tb:
+			return -1
+		case ta < tb:
+			return 1
+		}
+		return int(a - b)
+	})
+	ranked := make([]scored, n)
+	for i, o := range order {
+		ranked[i] = scores[o]
+	}
+	return ranked
 }
 
 // matchSeq matches a term's token sequence at toks[i], allowing maxGap extra
@@ -590,12 +611,14 @@ func (a *analysis) steps() ([]Step, []ruleStep) {
 		top = 1
 	}
 	var cands []candidateStep
-	for r := 0; r < len(a.ranked) && r < rankedModes; r++ {
+	// The best modes' fixes, and more modes while there are too few steps.
+	for r := 0; r < len(a.ranked); r++ {
 		s := a.ranked[r]
-		if r > 0 && s.total <= 0 {
+		enough := len(cands) >= minSteps+1
+		if enough && (r >= rankedModes || s.total <= 0) {
 			break
 		}
-		base := math.Max(s.total, 0.01)
+		base := math.Max(s.total, 0.01) / float64(1+r/rankedModes)
 		for j, f := range a.modeFixes(s.mode) {
 			d := fixDecay[min(j, len(fixDecay)-1)]
 			if a.alreadyTried(f) {
@@ -1026,10 +1049,10 @@ func quoteList(list []string, max int) string {
 }
 
 func truncateRunes(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
+	if len(s) <= n || utf8.RuneCountInString(s) <= n {
 		return s
 	}
+	r := []rune(s)
 	cut := string(r[:n-1])
 	if i := strings.LastIndexByte(cut, ' '); i > n/2 {
 		cut = cut[:i]

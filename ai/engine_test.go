@@ -398,6 +398,20 @@ func TestRealKnowledgeBaseShapes(t *testing.T) {
 	for _, c := range Categories {
 		analyze(t, e, Request{Category: c, Description: "it does not work"})
 	}
+	for _, d := range []string{"", "??? !!!", strings.Repeat("strings ", 250), "ñandú 🙂 ü", "0.2 0.4 210 60"} {
+		analyze(t, e, Request{Category: "other", Description: d})
+	}
+}
+
+// TestThreeStepsFromTwoFixModes: modes with only two fixes still give three steps.
+func TestThreeStepsFromTwoFixModes(t *testing.T) {
+	e := fixtureEngine(t)
+	for _, c := range Categories {
+		res := analyze(t, e, Request{Category: c, Description: "zzzz qqqq"})
+		if len(res.Steps) < 3 {
+			t.Errorf("category %s: %d steps", c, len(res.Steps))
+		}
+	}
 }
 
 func titles(res *Result) []string {
@@ -406,4 +420,32 @@ func titles(res *Result) []string {
 		out = append(out, s.Title)
 	}
 	return out
+}
+
+func TestConcurrentAnalyze(t *testing.T) {
+	e, err := NewEngine()
+	if err != nil {
+		t.Fatal(err)
+	}
+	reqs := benchRequests()
+	want := make([]*Result, len(reqs))
+	for i, r := range reqs {
+		want[i] = analyze(t, e, r)
+	}
+	done := make(chan struct{})
+	for g := 0; g < 4; g++ {
+		go func() {
+			defer func() { done <- struct{}{} }()
+			for i, r := range reqs {
+				got, err := e.Analyze(context.Background(), r)
+				if err != nil || got.Summary != want[i].Summary || len(got.Steps) != len(want[i].Steps) {
+					t.Errorf("request %d: concurrent result differs", i)
+					return
+				}
+			}
+		}()
+	}
+	for g := 0; g < 4; g++ {
+		<-done
+	}
 }

@@ -63,6 +63,10 @@ type kbFix struct {
 type kbSignal struct {
 	When   string  `json:"when"`
 	Weight float64 `json:"weight"`
+
+	cond   string            // When without "!", set at load
+	negate bool              // When starts with "!"
+	eval   func(*facts) bool // the condition, set at load
 }
 
 type kbSource struct {

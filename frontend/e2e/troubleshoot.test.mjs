@@ -173,7 +173,8 @@ describe('anonymous troubleshooting', () => {
     const fresh = await launchBrowser();
     try {
       const { page: guest, errors: guestErrors } = await newPage(fresh.context, { width: 390, height: 844 });
-      await guest.goto(link);
+      const res = await guest.goto(link);
+      assert.equal(res.headers()['referrer-policy'], 'no-referrer');
       await guest.getByText('Get Started for Free').waitFor({ timeout: 15_000 });
       assert.equal(await guest.getByRole('heading', { level: 1 }).innerText(), summary.slice(0, 50).trim());
       assert.equal(await guest.getByTestId('solution-step').count(), count);
@@ -218,5 +219,27 @@ describe('anonymous troubleshooting', () => {
     assert.equal(await badgeText(other), '3/3 free credits used');
 
     assert.deepEqual(errors.map(String), []);
+  });
+
+  test('works under a base path', async () => {
+    const sub = await startServer({ env: { LAYERFIX_BASE_PATH: '/layerfix' } });
+    const b = await launchBrowser();
+    try {
+      const { page, errors } = await newPage(b.context, { width: 390, height: 844 });
+      await analyze(page, sub.baseURL, { brand: 'Sovol SV06', description: 'Elephant foot on the bottom layers, the base flares out.' });
+      assert.equal(new URL(page.url()).pathname, '/layerfix/troubleshooting-results');
+      await page.getByRole('button', { name: 'Share', exact: true }).click();
+      const link = await page.getByTestId('share-link').inputValue();
+      assert.match(link, new RegExp(`^${sub.origin}/layerfix/share/[A-Za-z0-9_-]{22,}$`));
+      await page.goto(link);
+      await page.getByText('Get Started for Free').waitFor({ timeout: 15_000 });
+      await page.goto(`${sub.baseURL}/preview`);
+      await page.getByTestId('credits-badge').waitFor();
+      assert.equal(await badgeText(page), '1/3 free credits used');
+      assert.deepEqual(errors.map(String), []);
+    } finally {
+      await b.close();
+      await sub.stop();
+    }
   });
 });

@@ -10,6 +10,7 @@ import Container from '@mui/material/Container';
 import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
+import { trackLead } from '../analytics';
 import { CreditsBadge } from '../features/troubleshoot/CreditsBadge';
 import { LimitReached } from '../features/troubleshoot/LimitReached';
 import { TroubleshootForm } from '../features/troubleshoot/TroubleshootForm';
@@ -43,6 +44,7 @@ export default function Home() {
   const shared = useMemo(() => (shareId ? loadSharedIssue(shareId) : null), [shareId]);
 
   const submit = (values: TroubleshootFormValues, photos: File[]) => {
+    trackLead({ content_name: 'anonymous_issue', content_category: values.category, photos: photos.length });
     submitAnonymousAnalysis(values, photos, () => void mutate(PUBLIC_USAGE_KEY));
     navigate('/troubleshooting-results');
   };

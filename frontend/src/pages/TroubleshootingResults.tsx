@@ -11,6 +11,7 @@ import Typography from '@mui/material/Typography';
 import AddCircleOutlineRounded from '@mui/icons-material/AddCircleOutlineRounded';
 import PersonAddAlt1Rounded from '@mui/icons-material/PersonAddAlt1Rounded';
 import ShareRounded from '@mui/icons-material/ShareRounded';
+import { useAuth } from '../auth/useAuth';
 import { useToast } from '../components/Toast';
 import { loadCheckedSteps, resultKey, saveCheckedSteps, toggleStep } from '../features/troubleshoot/checkedSteps';
 import { analysisErrorToast, ANALYSIS_FAILED, DEFAULT_ANALYSIS_ERROR } from '../features/troubleshoot/errors';
@@ -23,6 +24,8 @@ import {
 import { clearAnalysis, POLL_INTERVAL_MS, readAnalysis, TIMEOUT_MS, type AnalysisState } from '../features/troubleshoot/session';
 import { ShareBanner } from '../features/troubleshoot/ShareBanner';
 import { useShareLink } from '../features/troubleshoot/useShareLink';
+import { issueErrorToast, SUBMIT_DEFAULT_ERROR } from '../features/workspace/issueErrors';
+import { SavedIssueActions } from '../features/workspace/SavedIssueActions';
 
 // The form to return to. Signed-in users will go back to /report-issue once auth exists.
 const FORM_PATH = '/preview';
@@ -34,6 +37,10 @@ type Done = Extract<AnalysisState, { kind: 'done' }>;
 function useAnalysisResult(): Done | null {
   const navigate = useNavigate();
   const { toast } = useToast();
+  // Signed-in users return to /report-issue with the messages of SPEC section 8 "Issue submission".
+  const { user } = useAuth();
+  const formPath = user ? '/report-issue' : FORM_PATH;
+  const errorToast = user ? issueErrorToast : analysisErrorToast;
   const [done, setDone] = useState<Done | null>(() => {
     const s = readAnalysis();
     return s.kind === 'done' ? s : null;
@@ -49,19 +56,19 @@ function useAnalysisResult(): Done | null {
           return true;
         case 'failed':
           clearAnalysis();
-          toast({ ...analysisErrorToast(s.error), variant: 'destructive' });
-          navigate(FORM_PATH, { replace: true });
+          toast({ ...errorToast(s.error), variant: 'destructive' });
+          navigate(formPath, { replace: true });
           return true;
         case 'waiting':
           if (s.lost || Date.now() - s.startedAt > TIMEOUT_MS) {
             clearAnalysis();
-            toast({ title: ANALYSIS_FAILED, description: DEFAULT_ANALYSIS_ERROR, variant: 'destructive' });
-            navigate(FORM_PATH, { replace: true });
+            toast({ title: ANALYSIS_FAILED, description: user ? SUBMIT_DEFAULT_ERROR : DEFAULT_ANALYSIS_ERROR, variant: 'destructive' });
+            navigate(formPath, { replace: true });
             return true;
           }
           return false;
         case 'none':
-          navigate(FORM_PATH, { replace: true });
+          navigate(formPath, { replace: true });
           return true;
       }
     };
@@ -70,7 +77,7 @@ function useAnalysisResult(): Done | null {
       if (check()) clearInterval(timer);
     }, POLL_INTERVAL_MS);
     return () => clearInterval(timer);
-  }, [done, navigate, toast]);
+  }, [done, navigate, toast, formPath, errorToast, user]);
 
   return done;
 }
@@ -104,6 +111,7 @@ function Results({ state }: { state: Done }) {
   const key = resultKey(result, issue?.id);
   const [checked, setChecked] = useState(() => loadCheckedSteps(key, result.steps.length));
   const { link, sharing, share } = useShareLink(result, issue);
+  const { user } = useAuth();
 
   const toggle = (i: number) => {
     const next = toggleStep(checked, i);
@@ -134,15 +142,19 @@ function Results({ state }: { state: Done }) {
         <RecommendedSolutions steps={result.steps} checked={checked} onToggle={toggle} />
         <AdditionalTips tips={result.additionalTips} />
         {issue && <OriginalIssueDetails issue={issue} />}
-        {/* Signed-in actions (Mark as Resolved, Resolution Notes, Return to Dashboard) join here with auth. */}
-        <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1.5} sx={{ justifyContent: 'center', pt: 1 }}>
-          <Button component={RouterLink} to="/login?mode=signup" variant="contained" size="large" startIcon={<PersonAddAlt1Rounded />}>
-            Sign Up to Save Results
-          </Button>
-          <Button component={RouterLink} to={FORM_PATH} variant="outlined" size="large" startIcon={<AddCircleOutlineRounded />}>
-            Submit Another Issue
-          </Button>
-        </Stack>
+        {/* Signed in: Mark as Resolved, Resolution Notes, Return to Dashboard (issue 6). */}
+        {user ? (
+          <SavedIssueActions result={result} issue={issue} checked={checked} />
+        ) : (
+          <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1.5} sx={{ justifyContent: 'center', pt: 1 }}>
+            <Button component={RouterLink} to="/login?mode=signup" variant="contained" size="large" startIcon={<PersonAddAlt1Rounded />}>
+              Sign Up to Save Results
+            </Button>
+            <Button component={RouterLink} to={FORM_PATH} variant="outlined" size="large" startIcon={<AddCircleOutlineRounded />}>
+              Submit Another Issue
+            </Button>
+          </Stack>
+        )}
       </Stack>
     </Container>
   );

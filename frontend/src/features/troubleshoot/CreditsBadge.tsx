@@ -8,11 +8,11 @@ import type { PublicUsageState } from './usePublicUsage';
 
 // CreditsBadge shows 'N/3 free credits used', amber once the allowance is used up.
 export function CreditsBadge({ usage }: { usage: PublicUsageState }) {
-  const { used, limit, limitReached } = usage;
+  const { used, limit, limitReached, isLoading } = usage;
   return (
     <Stack direction="row" spacing={1.5} sx={{ alignItems: 'center', justifyContent: 'center' }}>
       {used === undefined ? (
-        <Skeleton variant="rounded" width={170} height={32} sx={{ borderRadius: 4 }} />
+        isLoading && <Skeleton variant="rounded" width={170} height={32} sx={{ borderRadius: 4 }} />
       ) : (
         <Chip
           data-testid="credits-badge"

@@ -117,6 +117,7 @@ export function RecommendedSolutions({ steps, checked = [], onToggle }: StepsPro
                     sx={{
                       fontWeight: 700,
                       flexGrow: 1,
+                      overflowWrap: 'anywhere',
                       textDecoration: done ? 'line-through' : 'none',
                       color: done ? 'text.secondary' : 'text.primary',
                     }}
@@ -131,7 +132,10 @@ export function RecommendedSolutions({ steps, checked = [], onToggle }: StepsPro
                     data-testid="priority-label"
                   />
                 </Stack>
-                <Typography variant="body2" sx={{ color: 'text.secondary', whiteSpace: 'pre-line', lineHeight: 1.65 }}>
+                <Typography
+                  variant="body2"
+                  sx={{ color: 'text.secondary', whiteSpace: 'pre-line', lineHeight: 1.65, overflowWrap: 'anywhere' }}
+                >
                   {step.description}
                 </Typography>
               </Box>

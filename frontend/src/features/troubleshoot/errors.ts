@@ -62,5 +62,4 @@ export function analysisErrorToast(err: unknown, online = navigator.onLine): Toa
 export const SHARE_FAILED = 'Failed to create share link. Please try again.';
 export const COPY_FAILED = 'Failed to copy link. Please copy it manually.';
 export const SHARED_PAGE_COPY_FAILED = 'Unable to copy the link. Please copy the URL manually.';
-export const SHARED_NOT_FOUND = 'Shared troubleshooting guide not found';
 export const SHARED_LOAD_FAILED = 'Failed to load shared troubleshooting guide';
