@@ -261,7 +261,12 @@ describe('analytics', () => {
       await page.goto(`${server.baseURL}/features`);
       await page.getByText('Fix Every Print').waitFor();
       await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Pricing' }).click();
-      await page.getByText('Get Started Free').first().waitFor();
+      // 'Get Started Free' is on /features too: wait for the pricing page itself.
+      await page.waitForURL(/\/pricing$/);
+      await page.getByText('Print Farm').first().waitFor();
+      await page.waitForFunction(() =>
+        (window.dataLayer || []).some((a) => a[0] === 'event' && a[1] === 'page_view' && a[2]?.page_path === '/pricing'),
+      );
 
       assert.ok(requested.some((u) => u.startsWith('https://www.googletagmanager.com/gtag/js?id=G-E2ETEST')), 'gtag.js requested');
       assert.ok(requested.includes('https://connect.facebook.net/en_US/fbevents.js'), 'fbevents.js requested');
