@@ -5,7 +5,10 @@ VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -s -w -X main.version=$(VERSION)
 SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all build frontend run test test-go test-frontend test-e2e vet deps-test bench clean cross
+.PHONY: all build frontend run test test-go test-frontend test-e2e vet deps-test deps-go-test bench clean cross
+
+# stripe-mock: a local Stripe API for the billing tests (installed once).
+STRIPE_MOCK ?= github.com/stripe/stripe-mock@v0.203.0
 
 all: build
 
@@ -34,8 +37,11 @@ vet:
 	$(GO) vet ./...
 	@test -z "$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go' -not -path './frontend/*'))" || { echo "gofmt needed:"; gofmt -l .; exit 1; }
 
+deps-go-test:
+	@command -v stripe-mock >/dev/null 2>&1 || test -x "$$($(GO) env GOPATH)/bin/stripe-mock" || $(GO) install $(STRIPE_MOCK)
+
 # Store tests also run on PostgreSQL when Debian's server is installed.
-test-go:
+test-go: deps-go-test
 	scripts/with-postgres.sh $(GO) test -race -count=1 ./...
 
 test-frontend: frontend/node_modules/.package-lock.json

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/layerfix/layerfix/ai"
+	"github.com/layerfix/layerfix/billing"
 	"github.com/layerfix/layerfix/server"
 	"github.com/layerfix/layerfix/store"
 )
@@ -95,7 +96,11 @@ func serve(args []string) error {
 	if err != nil {
 		return err
 	}
-	srv, err := server.New(cfg, server.Deps{Store: st, Analyzer: analyzer, Frontend: frontendFS(), Logger: log})
+	pay, err := newBilling(cfg, log)
+	if err != nil {
+		return err
+	}
+	srv, err := server.New(cfg, server.Deps{Store: st, Analyzer: analyzer, Billing: pay, Frontend: frontendFS(), Logger: log})
 	if err != nil {
 		return err
 	}
@@ -126,6 +131,24 @@ func newAnalyzer(ctx context.Context, cfg *server.Config, log *slog.Logger) (ai.
 	}
 	log.Info("analysis: Gemini", "model", cfg.GeminiModel, "fallback", cfg.AIFallback)
 	return ai.WithFallback(g, engine, cfg.AIFallback, log), nil
+}
+
+// newBilling is the Stripe provider when a secret key is set; nil (billing
+// off, the self-hosted default) otherwise.
+func newBilling(cfg *server.Config, log *slog.Logger) (billing.Provider, error) {
+	if cfg.StripeSecretKey == "" {
+		log.Info("billing: off (plans are granted with `layerfix user set-tier`)")
+		return nil, nil
+	}
+	p, err := billing.NewStripe(billing.StripeConfig{
+		SecretKey: cfg.StripeSecretKey, WebhookSecret: cfg.StripeWebhookSecret,
+		Prices: cfg.StripePrices, APIBase: cfg.StripeAPIBase,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("LAYERFIX_STRIPE_SECRET_KEY: set up Stripe: %w", err)
+	}
+	log.Info("billing: Stripe", "api_base", cfg.StripeAPIBase)
+	return p, nil
 }
 
 func displayAddr(a net.Addr) string {

@@ -46,6 +46,12 @@ type Config struct {
 	MailFrom           string
 	PublicURL          string // scheme://host[:port] used in emailed links
 
+	StripeSecretKey      string // billing is off when empty
+	StripePublishableKey string // public, sent to the browser
+	StripeWebhookSecret  string
+	StripePrices         map[string]string // paid tier -> recurring Price id
+	StripeAPIBase        string            // tests: stripe-mock or a fake
+
 	LogFormat string // text or json
 	Version   string
 }
@@ -299,6 +305,40 @@ func settings() []setting {
 			c.PublicURL = strings.TrimRight(v, "/")
 			return nil
 		}},
+		{"stripe-secret-key", "LAYERFIX_STRIPE_SECRET_KEY", "", "Stripe secret key (billing off when empty)", true, func(c *Config, v string) error {
+			if v != "" && !regexp.MustCompile(`^(sk|rk)_(test|live)_[A-Za-z0-9_]+$`).MatchString(v) {
+				return errors.New("is not a Stripe secret key (sk_live_..., sk_test_... or a restricted rk_... key)")
+			}
+			c.StripeSecretKey = v
+			return nil
+		}},
+		{"stripe-publishable-key", "LAYERFIX_STRIPE_PUBLISHABLE_KEY", "", "Stripe publishable key (public, sent to the browser)", false, func(c *Config, v string) error {
+			if v != "" && !regexp.MustCompile(`^pk_(test|live)_[A-Za-z0-9_]+$`).MatchString(v) {
+				return fmt.Errorf("%q is not a Stripe publishable key (pk_live_... or pk_test_...)", v)
+			}
+			c.StripePublishableKey = v
+			return nil
+		}},
+		{"stripe-webhook-secret", "LAYERFIX_STRIPE_WEBHOOK_SECRET", "", "signing secret of the Stripe webhook endpoint (whsec_...)", true, func(c *Config, v string) error {
+			if v != "" && !strings.HasPrefix(v, "whsec_") {
+				return errors.New("is not a webhook signing secret (whsec_...)")
+			}
+			c.StripeWebhookSecret = v
+			return nil
+		}},
+		{"stripe-price-hobby", "LAYERFIX_STRIPE_PRICE_HOBBY", "", "Stripe Price id of the Hobby plan (price_...)", false, stripePrice("hobby")},
+		{"stripe-price-pro", "LAYERFIX_STRIPE_PRICE_PRO", "", "Stripe Price id of the Pro plan (price_...)", false, stripePrice("pro")},
+		{"stripe-price-farm", "LAYERFIX_STRIPE_PRICE_FARM", "", "Stripe Price id of the Print Farm plan (price_...)", false, stripePrice("farm")},
+		{"stripe-api-base", "LAYERFIX_STRIPE_API_BASE", "", "optional Stripe API base URL (tests: stripe-mock)", false, func(c *Config, v string) error {
+			if v != "" {
+				u, err := url.Parse(v)
+				if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
+					return fmt.Errorf("%q is not an http(s) URL", v)
+				}
+			}
+			c.StripeAPIBase = strings.TrimRight(v, "/")
+			return nil
+		}},
 		{"log-format", "LAYERFIX_LOG_FORMAT", "text", "log format: text or json", false, func(c *Config, v string) error {
 			if v != "text" && v != "json" {
 				return fmt.Errorf("%q is not text or json", v)
@@ -357,6 +397,17 @@ func (c *Config) check(getenv func(string) string) error {
 	if h := getenv("FIREBASE_AUTH_EMULATOR_HOST"); h != "" && c.AuthMode == "firebase" && !strings.HasPrefix(c.FirebaseProjectID, "demo-") {
 		return errors.New("FIREBASE_AUTH_EMULATOR_HOST: set, but LAYERFIX_FIREBASE_PROJECT_ID does not start with demo-; the emulator accepts unsigned tokens, so it is refused for real projects")
 	}
+	if c.StripeSecretKey != "" {
+		for _, k := range []struct{ env, v string }{
+			{"LAYERFIX_STRIPE_PUBLISHABLE_KEY", c.StripePublishableKey}, {"LAYERFIX_STRIPE_WEBHOOK_SECRET", c.StripeWebhookSecret},
+			{"LAYERFIX_STRIPE_PRICE_HOBBY", c.StripePrices["hobby"]}, {"LAYERFIX_STRIPE_PRICE_PRO", c.StripePrices["pro"]},
+			{"LAYERFIX_STRIPE_PRICE_FARM", c.StripePrices["farm"]},
+		} {
+			if k.v == "" {
+				return fmt.Errorf("%s: required when LAYERFIX_STRIPE_SECRET_KEY is set", k.env)
+			}
+		}
+	}
 	if c.SMTPURL != "" && c.MailFrom == "" {
 		return errors.New("LAYERFIX_MAIL_FROM: required when LAYERFIX_SMTP_URL is set")
 	}
@@ -382,7 +433,10 @@ func (c *Config) Printable() []any {
 		"LAYERFIX_AUTH_MODE": c.AuthMode, "LAYERFIX_FIREBASE_PROJECT_ID": c.FirebaseProjectID,
 		"LAYERFIX_FIREBASE_API_KEY": c.FirebaseAPIKey, "LAYERFIX_FIREBASE_AUTH_DOMAIN": c.FirebaseAuthDomain,
 		"LAYERFIX_FIREBASE_APP_ID": c.FirebaseAppID, "LAYERFIX_SMTP_URL": c.SMTPURL, "LAYERFIX_MAIL_FROM": c.MailFrom,
-		"LAYERFIX_PUBLIC_URL": c.PublicURL,
+		"LAYERFIX_PUBLIC_URL": c.PublicURL, "LAYERFIX_STRIPE_API_BASE": c.StripeAPIBase,
+		"LAYERFIX_STRIPE_SECRET_KEY": c.StripeSecretKey, "LAYERFIX_STRIPE_PUBLISHABLE_KEY": c.StripePublishableKey,
+		"LAYERFIX_STRIPE_WEBHOOK_SECRET": c.StripeWebhookSecret, "LAYERFIX_STRIPE_PRICE_HOBBY": c.StripePrices["hobby"],
+		"LAYERFIX_STRIPE_PRICE_PRO": c.StripePrices["pro"], "LAYERFIX_STRIPE_PRICE_FARM": c.StripePrices["farm"],
 	}
 	for _, s := range settings() {
 		v := get[s.env]
@@ -392,6 +446,22 @@ func (c *Config) Printable() []any {
 		out = append(out, s.env, v)
 	}
 	return out
+}
+
+// stripePrice sets the Price id of a paid tier.
+func stripePrice(tier string) func(*Config, string) error {
+	return func(c *Config, v string) error {
+		if v != "" && !regexp.MustCompile(`^(price|plan)_[A-Za-z0-9_]+$`).MatchString(v) {
+			return fmt.Errorf("%q is not a Stripe Price id (price_...)", v)
+		}
+		if c.StripePrices == nil {
+			c.StripePrices = map[string]string{}
+		}
+		if v != "" {
+			c.StripePrices[tier] = v
+		}
+		return nil
+	}
 }
 
 func mask(v string) string {

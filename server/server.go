@@ -18,7 +18,9 @@ import (
 	"github.com/labstack/echo/v4/middleware"
 
 	"github.com/layerfix/layerfix/ai"
+	"github.com/layerfix/layerfix/billing"
 	"github.com/layerfix/layerfix/store"
+	"github.com/layerfix/layerfix/store/blob"
 )
 
 // Deps are the server's collaborators.
@@ -31,6 +33,10 @@ type Deps struct {
 	Authenticator Authenticator
 	// Mailer sends account emails; nil when email is off.
 	Mailer Mailer
+	// Billing is the payment provider; nil when billing is off.
+	Billing billing.Provider
+	// Photos keeps uploaded photos; nil: a disk store under DataDir/photos.
+	Photos blob.Store
 	Logger *slog.Logger
 	// Now is the clock (UTC); tests replace it.
 	Now func() time.Time
@@ -69,6 +75,12 @@ func New(cfg *Config, d Deps) (*Server, error) {
 		GAMeasurementID: cfg.GAMeasurementID, MetaPixelID: cfg.MetaPixelID,
 		OperatorName: cfg.OperatorName, ContactEmail: cfg.ContactEmail,
 		AnonMonthlyLimit: cfg.AnonLimit, Version: cfg.Version,
+	}
+	if d.Billing != nil {
+		rc.BillingEnabled, rc.StripePublishableKey = true, cfg.StripePublishableKey
+		csp.Script = append(csp.Script, "https://js.stripe.com")
+		csp.Frame = append(csp.Frame, "https://js.stripe.com", "https://hooks.stripe.com")
+		csp.Connect = append(csp.Connect, "https://api.stripe.com")
 	}
 	if rc.AnonMonthlyLimit < 0 {
 		rc.AnonMonthlyLimit = 0
@@ -128,7 +140,7 @@ func New(cfg *Config, d Deps) (*Server, error) {
 	api.GET("/user/profile", prof.get)
 	api.POST("/transfer-usage", prof.transferUsage)
 
-	pricing := &pricingAPI{limits: cfg.TierLimits}
+	pricing := &pricingAPI{limits: cfg.TierLimits, source: d.Billing, now: d.Now, log: d.Logger}
 	api.GET("/pricing", pricing.pricing)
 	api.GET("/usage-limits", pricing.usageLimits)
 

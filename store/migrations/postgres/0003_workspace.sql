@@ -1,0 +1,19 @@
+-- Workspace (issue 6): uploaded photos with their owner, the server's
+-- signing keys (shared by every instance), and indexes for the issue log.
+CREATE TABLE photos (
+  id TEXT PRIMARY KEY,
+  user_id BIGINT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+  size_bytes INTEGER NOT NULL,
+  width INTEGER NOT NULL,
+  height INTEGER NOT NULL,
+  created_at TIMESTAMPTZ NOT NULL DEFAULT now()
+);
+CREATE INDEX photos_user_id ON photos(user_id);
+
+CREATE TABLE server_keys (
+  name TEXT PRIMARY KEY,
+  secret TEXT NOT NULL,
+  created_at TIMESTAMPTZ NOT NULL DEFAULT now()
+);
+
+CREATE INDEX issues_printer_status ON issues(printer_id, status, resolved_at);

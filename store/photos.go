@@ -1,0 +1,85 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"gorm.io/gorm"
+	"gorm.io/gorm/clause"
+)
+
+// Photo records an uploaded, re-encoded photo and its owner. The bytes
+// live in a blob store under the same id.
+type Photo struct {
+	ID        string `gorm:"primaryKey"`
+	UserID    int64
+	SizeBytes int
+	Width     int
+	Height    int
+	CreatedAt time.Time
+}
+
+// CreatePhotos records photos in one transaction.
+func (s *Store) CreatePhotos(ctx context.Context, photos []Photo) error {
+	if len(photos) == 0 {
+		return nil
+	}
+	now := s.Now()
+	for i := range photos {
+		if photos[i].CreatedAt.IsZero() {
+			photos[i].CreatedAt = now
+		}
+	}
+	if err := s.writer(ctx).Create(&photos).Error; err != nil {
+		return fmt.Errorf("record %d photos: %w", len(photos), err)
+	}
+	return nil
+}
+
+// PhotoByID returns a photo record, or ErrNotFound.
+func (s *Store) PhotoByID(ctx context.Context, id string) (*Photo, error) {
+	var p Photo
+	if err := s.reader(ctx).Where("id = ?", id).Take(&p).Error; err != nil {
+		return nil, notFound(err)
+	}
+	return &p, nil
+}
+
+// PhotosOf returns those of ids that belong to the user.
+func (s *Store) PhotosOf(ctx context.Context, userID int64, ids []string) ([]Photo, error) {
+	out := []Photo{}
+	if len(ids) == 0 {
+		return out, nil
+	}
+	if err := s.reader(ctx).Where("user_id = ? AND id IN ?", userID, ids).Find(&out).Error; err != nil {
+		return nil, fmt.Errorf("photos of user %d: %w", userID, err)
+	}
+	return out, nil
+}
+
+// serverKey is a named secret shared by every instance on this database.
+type serverKey struct {
+	Name      string `gorm:"primaryKey"`
+	Secret    string
+	CreatedAt time.Time
+}
+
+// ServerKey returns the secret stored under name, storing newSecret first
+// when there is none. Concurrent first calls agree on one secret.
+func (s *Store) ServerKey(ctx context.Context, name, newSecret string) (string, error) {
+	err := s.writer(ctx).Clauses(clause.OnConflict{DoNothing: true}).
+		Create(&serverKey{Name: name, Secret: newSecret, CreatedAt: s.Now()}).Error
+	if err != nil {
+		return "", fmt.Errorf("store server key %s: %w", name, err)
+	}
+	var k serverKey
+	if err := s.writer(ctx).Where("name = ?", name).Take(&k).Error; err != nil {
+		if errors.Is(err, gorm.ErrRecordNotFound) {
+			return "", fmt.Errorf("server key %s vanished", name)
+		}
+		return "", fmt.Errorf("read server key %s: %w", name, err)
+	}
+	return k.Secret, nil
+}
