@@ -1,7 +1,49 @@
 package server
 
-import "github.com/labstack/echo/v4"
+import (
+	"path/filepath"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/layerfix/layerfix/store/blob"
+)
 
 // registerWorkspace adds the signed-in maker's routes: printers, photos,
-// issues (issue 6 of the tracker).
-func (s *Server) registerWorkspace(api *echo.Group, d Deps) {}
+// issues (issue 6 of the tracker). Every route is scoped to the caller:
+// another user's id answers 404 and changes nothing.
+func (s *Server) registerWorkspace(api *echo.Group, d Deps) {
+	blobs := d.Photos
+	if blobs == nil {
+		blobs = blob.NewDisk(filepath.Join(s.cfg.DataDir, "photos"))
+	}
+	ph := &photosAPI{store: d.Store, blobs: blobs, basePath: s.cfg.BasePath, now: s.now, log: s.log}
+	pr := &printersAPI{store: d.Store, now: s.now}
+	is := &issuesAPI{store: d.Store, photos: ph, blobs: blobs, analyzer: d.Analyzer,
+		limits: s.cfg.TierLimits, now: s.now, log: s.log}
+
+	api.GET("/printers", pr.list)
+	api.POST("/printers", pr.create)
+	api.GET("/printers/stats", pr.stats)
+	api.GET("/printers/:id/stats", pr.printerStatsOne)
+	api.PUT("/printers/:id", pr.update)
+	api.DELETE("/printers/:id", pr.remove)
+
+	api.GET("/issues", is.list)
+	api.POST("/issues", is.create)
+	api.GET("/issues/export", is.export)
+	api.GET("/issues/:id", is.get)
+	api.PATCH("/issues/:id/resolve", is.resolve)
+	api.PATCH("/issues/:id/progress", is.start)
+
+	// Uploads need a larger body limit than the API group's, and photos
+	// must load in <img> tags without a bearer token, so both routes sit
+	// outside the group with their own middleware.
+	auth := d.Authenticator
+	if s.cfg.AuthMode != "firebase" || auth == nil {
+		auth = s.local
+	}
+	base := s.cfg.BasePath + "/api"
+	s.e.POST(base+"/upload-images", ph.upload, bodyLimit(maxUploadBody), authenticate(auth, s.cfg.BasePath))
+	s.e.GET(base+"/photos/:name", ph.serve, optionalUser(auth))
+	s.e.HEAD(base+"/photos/:name", ph.serve, optionalUser(auth))
+}

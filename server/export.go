@@ -1,0 +1,146 @@
+package server
+
+import (
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/layerfix/layerfix/ai"
+	"github.com/layerfix/layerfix/store"
+)
+
+// exportedIssue is one issue of a JSON export: the record without the
+// owner's ids and signed URLs, with the printer's name and brand.
+type exportedIssue struct {
+	ID                     int64           `json:"id"`
+	CreatedAt              time.Time       `json:"createdAt"`
+	Printer                *printerRef     `json:"printer"`
+	Category               string          `json:"category"`
+	Description            string          `json:"description"`
+	Material               *string         `json:"material"`
+	NozzleTemp             *float64        `json:"nozzleTemp"`
+	BedTemp                *float64        `json:"bedTemp"`
+	LayerHeight            *float64        `json:"layerHeight"`
+	PrintSpeed             *float64        `json:"printSpeed"`
+	Infill                 *float64        `json:"infill"`
+	Status                 string          `json:"status"`
+	ResolvedAt             *time.Time      `json:"resolvedAt"`
+	WorkingRecommendations []string        `json:"workingRecommendations"`
+	ResolutionNotes        *string         `json:"resolutionNotes"`
+	PhotoCount             int             `json:"photoCount"`
+	AIChecklist            json.RawMessage `json:"aiChecklist"`
+}
+
+var csvHeader = []string{"id", "createdAt", "printer", "brand", "category", "status", "description", "material",
+	"nozzleTemp", "bedTemp", "layerHeight", "printSpeed", "infill", "resolvedAt", "workingRecommendations",
+	"resolutionNotes", "summary"}
+
+// export handles GET /api/issues/export?format=csv|json: the caller's whole
+// issue log as a download.
+func (h *issuesAPI) export(c echo.Context) error {
+	format := strings.ToLower(c.QueryParam("format"))
+	if format == "" {
+		format = "csv"
+	}
+	if format != "csv" && format != "json" {
+		return validationErr(map[string]string{"format": "format must be csv or json"})
+	}
+	rows, err := h.store.ListIssues(c.Request().Context(), currentUser(c).ID)
+	if err != nil {
+		return err
+	}
+	name := fmt.Sprintf("layerfix-issues-%s.%s", h.now().UTC().Format("2006-01-02"), format)
+	hdr := c.Response().Header()
+	hdr.Set("Content-Disposition", fmt.Sprintf(`attachment; filename="%s"`, name))
+	hdr.Set("Cache-Control", "no-store")
+	if format == "json" {
+		out := make([]exportedIssue, len(rows))
+		for i, r := range rows {
+			out[i] = exportOf(&r)
+		}
+		return c.JSON(http.StatusOK, out)
+	}
+	var buf bytes.Buffer
+	w := csv.NewWriter(&buf)
+	w.Write(csvHeader)
+	for _, r := range rows {
+		e := exportOf(&r)
+		printer, brand := "Unknown Printer", "Unknown Brand"
+		if e.Printer != nil {
+			printer, brand = e.Printer.Name, e.Printer.Brand
+		}
+		var summary struct {
+			Summary string `json:"summary"`
+		}
+		json.Unmarshal(e.AIChecklist, &summary)
+		resolved := ""
+		if e.ResolvedAt != nil {
+			resolved = e.ResolvedAt.UTC().Format(time.RFC3339)
+		}
+		label := ai.CategoryLabels[e.Category]
+		if label == "" {
+			label = e.Category
+		}
+		record := []string{strconv.FormatInt(e.ID, 10), e.CreatedAt.UTC().Format(time.RFC3339), printer, brand,
+			label, e.Status, e.Description, deref(e.Material), num(e.NozzleTemp), num(e.BedTemp), num(e.LayerHeight),
+			num(e.PrintSpeed), num(e.Infill), resolved, strings.Join(e.WorkingRecommendations, "; "),
+			deref(e.ResolutionNotes), summary.Summary}
+		for i := range record {
+			record[i] = csvSafe(record[i])
+		}
+		w.Write(record)
+	}
+	w.Flush()
+	if err := w.Error(); err != nil {
+		return fmt.Errorf("write csv: %w", err)
+	}
+	return c.Blob(http.StatusOK, "text/csv; charset=utf-8", buf.Bytes())
+}
+
+func exportOf(v *store.IssueView) exportedIssue {
+	e := exportedIssue{ID: v.ID, CreatedAt: v.CreatedAt, Category: v.Category, Description: v.Description,
+		Material: v.Material, NozzleTemp: v.NozzleTemp, BedTemp: v.BedTemp, LayerHeight: v.LayerHeight,
+		PrintSpeed: v.PrintSpeed, Infill: v.Infill, Status: v.Status, ResolvedAt: v.ResolvedAt,
+		WorkingRecommendations: v.WorkingRecommendations, ResolutionNotes: v.ResolutionNotes,
+		PhotoCount: len(v.PhotoURLs), AIChecklist: json.RawMessage(v.AIChecklist)}
+	if e.WorkingRecommendations == nil {
+		e.WorkingRecommendations = []string{}
+	}
+	if len(e.AIChecklist) == 0 {
+		e.AIChecklist = json.RawMessage("null")
+	}
+	if v.PrinterName != nil && v.PrinterBrand != nil {
+		e.Printer = &printerRef{Name: *v.PrinterName, Brand: *v.PrinterBrand}
+	}
+	return e
+}
+
+// csvSafe defuses spreadsheet formulas: a cell starting with = + - @ (or a
+// tab or carriage return) gets a leading apostrophe.
+func csvSafe(s string) string {
+	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
+		return "'" + s
+	}
+	return s
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}
+
+func num(f *float64) string {
+	if f == nil {
+		return ""
+	}
+	return strconv.FormatFloat(*f, 'f', -1, 64)
+}

@@ -1,0 +1,231 @@
+package server
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"image"
+	"image/jpeg"
+	_ "image/png" // register decoders
+	"net/http"
+	"runtime"
+
+	"golang.org/x/image/draw"
+	_ "golang.org/x/image/webp"
+)
+
+// Photo processing limits of issue 6.
+const (
+	maxPhotoSide    = 2048 // longest side of a stored photo, px
+	photoJPEGQ      = 85
+	maxUploadFiles  = maxImages
+	maxUploadBody   = 55 << 20 // five 10 MB files plus multipart framing
+	photoMIME       = "image/jpeg"
+	photoFileSuffix = ".jpg"
+)
+
+// decodeSlots bounds concurrent full decodes: a 40-megapixel image takes
+// up to 160 MB (320 MB for 16-bit PNG) while it is decoded.
+var decodeSlots = make(chan struct{}, min(2, max(1, runtime.GOMAXPROCS(0))))
+
+// errNotImage and friends carry the user-facing reason a file was refused.
+var (
+	errNotImage   = errors.New("is not a JPEG, PNG or WebP image")
+	errTooManyPx  = errors.New("is too large: the limit is 40 megapixels")
+	errDamaged    = errors.New("is damaged and could not be read")
+	sniffedFormat = map[string]string{"image/jpeg": "jpeg", "image/png": "png", "image/webp": "webp"}
+)
+
+// processedPhoto is a re-encoded photo: JPEG bytes with no metadata.
+type processedPhoto struct {
+	data          []byte
+	width, height int
+}
+
+// processPhoto checks raw as an image (content sniffing, then dimensions
+// with DecodeConfig before any pixel is decoded, then a full decode) and
+// re-encodes it as a JPEG of at most maxPhotoSide pixels, upright per its
+// EXIF orientation. Encoding from pixels drops every metadata segment,
+// GPS included.
+func processPhoto(raw []byte) (*processedPhoto, error) {
+	format, ok := sniffedFormat[http.DetectContentType(raw)]
+	if !ok {
+		return nil, errNotImage
+	}
+	cfg, cfgFormat, err := image.DecodeConfig(bytes.NewReader(raw))
+	if err != nil || cfgFormat != format {
+		return nil, errNotImage
+	}
+	if cfg.Width <= 0 || cfg.Height <= 0 || int64(cfg.Width)*int64(cfg.Height) > maxImagePixels {
+		return nil, errTooManyPx
+	}
+	orientation := 1
+	if format == "jpeg" {
+		orientation = exifOrientation(raw)
+	}
+
+	decodeSlots <- struct{}{}
+	src, _, err := image.Decode(bytes.NewReader(raw))
+	if err != nil {
+		<-decodeSlots
+		return nil, errDamaged
+	}
+	img := fitWithin(src, maxPhotoSide)
+	<-decodeSlots
+	img = orient(img, orientation)
+
+	var buf bytes.Buffer
+	if err := jpeg.Encode(&buf, img, &jpeg.Options{Quality: photoJPEGQ}); err != nil {
+		return nil, fmt.Errorf("encode photo: %w", err)
+	}
+	b := img.Bounds()
+	return &processedPhoto{data: buf.Bytes(), width: b.Dx(), height: b.Dy()}, nil
+}
+
+// fitWithin draws src onto a white canvas (JPEG has no alpha) scaled so its
+// longest side is at most maxSide.
+func fitWithin(src image.Image, maxSide int) *image.RGBA {
+	sb := src.Bounds()
+	w, h := sb.Dx(), sb.Dy()
+	if w > maxSide || h > maxSide {
+		if w >= h {
+			w, h = maxSide, max(1, int(int64(h)*int64(maxSide)/int64(sb.Dx())))
+		} else {
+			w, h = max(1, int(int64(w)*int64(maxSide)/int64(sb.Dy()))), maxSide
+		}
+	}
+	dst := image.NewRGBA(image.Rect(0, 0, w, h))
+	op := draw.Src
+	if o, ok := src.(interface{ Opaque() bool }); !ok || !o.Opaque() {
+		draw.Draw(dst, dst.Bounds(), image.White, image.Point{}, draw.Src)
+		op = draw.Over
+	}
+	switch {
+	case w == sb.Dx() && h == sb.Dy():
+		draw.Draw(dst, dst.Bounds(), src, sb.Min, op)
+	case sb.Dx() > 2*w && sb.Dy() > 2*h:
+		// A large reduction: a fast bilinear pass to twice the target size,
+		// then Catmull-Rom, is several times faster than Catmull-Rom over
+		// the full image and looks the same.
+		mid := image.NewRGBA(image.Rect(0, 0, 2*w, 2*h))
+		if op == draw.Over {
+			draw.Draw(mid, mid.Bounds(), image.White, image.Point{}, draw.Src)
+		}
+		draw.ApproxBiLinear.Scale(mid, mid.Bounds(), src, sb, op, nil)
+		draw.CatmullRom.Scale(dst, dst.Bounds(), mid, mid.Bounds(), draw.Src, nil)
+	default:
+		draw.CatmullRom.Scale(dst, dst.Bounds(), src, sb, op, nil)
+	}
+	return dst
+}
+
+// orient applies an EXIF orientation (1-8) so the image is upright.
+func orient(src *image.RGBA, o int) *image.RGBA {
+	if o < 2 || o > 8 {
+		return src
+	}
+	w, h := src.Bounds().Dx(), src.Bounds().Dy()
+	dw, dh := w, h
+	if o >= 5 {
+		dw, dh = h, w
+	}
+	dst := image.NewRGBA(image.Rect(0, 0, dw, dh))
+	for y := 0; y < dh; y++ {
+		for x := 0; x < dw; x++ {
+			var sx, sy int
+			switch o {
+			case 2: // mirrored
+				sx, sy = w-1-x, y
+			case 3: // upside down
+				sx, sy = w-1-x, h-1-y
+			case 4: // mirrored upside down
+				sx, sy = x, h-1-y
+			case 5: // transposed
+				sx, sy = y, x
+			case 6: // rotated: turn 90° clockwise
+				sx, sy = y, h-1-x
+			case 7: // transversed
+				sx, sy = w-1-y, h-1-x
+			case 8: // turn 90° counter-clockwise
+				sx, sy = w-1-y, x
+			}
+			si, di := src.PixOffset(sx, sy), dst.PixOffset(x, y)
+			copy(dst.Pix[di:di+4], src.Pix[si:si+4])
+		}
+	}
+	return dst
+}
+
+// exifOrientation reads the Orientation tag (0x0112) of IFD0 from a JPEG's
+// APP1 Exif segment; 1 (upright) when absent or unreadable.
+func exifOrientation(jpg []byte) int {
+	if len(jpg) < 4 || jpg[0] != 0xFF || jpg[1] != 0xD8 {
+		return 1
+	}
+	for i := 2; i+4 <= len(jpg); {
+		if jpg[i] != 0xFF {
+			return 1
+		}
+		marker := jpg[i+1]
+		switch {
+		case marker == 0xFF: // fill byte
+			i++
+			continue
+		case marker == 0x01 || (marker >= 0xD0 && marker <= 0xD7): // no length
+			i += 2
+			continue
+		case marker == 0xDA || marker == 0xD9: // image data starts: no more headers
+			return 1
+		}
+		n := int(binary.BigEndian.Uint16(jpg[i+2:]))
+		if n < 2 || i+2+n > len(jpg) {
+			return 1
+		}
+		seg := jpg[i+4 : i+2+n]
+		if marker == 0xE1 && len(seg) > 6 && string(seg[:6]) == "Exif\x00\x00" {
+			if o := tiffOrientation(seg[6:]); o != 0 {
+				return o
+			}
+		}
+		i += 2 + n
+	}
+	return 1
+}
+
+// tiffOrientation finds the Orientation tag in a TIFF header's IFD0.
+func tiffOrientation(t []byte) int {
+	if len(t) < 8 {
+		return 0
+	}
+	var bo binary.ByteOrder
+	switch string(t[:2]) {
+	case "II":
+		bo = binary.LittleEndian
+	case "MM":
+		bo = binary.BigEndian
+	default:
+		return 0
+	}
+	if bo.Uint16(t[2:]) != 42 {
+		return 0
+	}
+	off := int(bo.Uint32(t[4:]))
+	if off < 8 || off+2 > len(t) {
+		return 0
+	}
+	count := int(bo.Uint16(t[off:]))
+	for k := 0; k < count; k++ {
+		e := off + 2 + 12*k
+		if e+12 > len(t) {
+			return 0
+		}
+		if bo.Uint16(t[e:]) == 0x0112 && bo.Uint16(t[e+2:]) == 3 {
+			if v := int(bo.Uint16(t[e+8:])); v >= 1 && v <= 8 {
+				return v
+			}
+			return 0
+		}
+	}
+	return 0
+}

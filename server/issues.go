@@ -1,0 +1,400 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"time"
+	"unicode/utf8"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/layerfix/layerfix/ai"
+	"github.com/layerfix/layerfix/store"
+	"github.com/layerfix/layerfix/store/blob"
+)
+
+// issueStore is what the issue routes need from the database.
+type issueStore interface {
+	PrinterByID(ctx context.Context, userID, id int64) (*store.Printer, error)
+	PhotosOf(ctx context.Context, userID int64, ids []string) ([]store.Photo, error)
+	PrinterHistory(ctx context.Context, userID, printerID int64, limit int) ([]store.Issue, error)
+	ConsumeUserCredit(ctx context.Context, userID int64, now time.Time, limit int) (bool, error)
+	RefundUserCredit(ctx context.Context, userID int64, now time.Time) error
+	CreateIssue(ctx context.Context, is *store.Issue) error
+	ListIssues(ctx context.Context, userID int64) ([]store.IssueView, error)
+	IssueByID(ctx context.Context, userID, id int64) (*store.IssueView, error)
+	ResolveIssue(ctx context.Context, userID, id int64, working []string, notes *string, now time.Time) error
+	StartIssue(ctx context.Context, userID, id int64) error
+}
+
+type issuesAPI struct {
+	store    issueStore
+	photos   *photosAPI
+	blobs    blob.Store
+	analyzer ai.Analyzer
+	limits   TierLimits
+	now      func() time.Time
+	log      *slog.Logger
+}
+
+// codeUsageLimit is the 429 of a used-up monthly allowance.
+const codeUsageLimit = "USAGE_LIMIT_EXCEEDED"
+
+const (
+	maxHistory         = 20  // past fixes handed to the analyzer
+	maxWorkingRecs     = 20  // working recommendations per issue
+	maxWorkingRecRunes = 200 // characters per working recommendation
+)
+
+// issueRequest is SPEC section 7's POST /api/issues payload. Other fields
+// (userId, status, monthlyUsage, ...) are ignored.
+type issueRequest struct {
+	issueFields
+	PrinterID *int64   `json:"printerId"`
+	PhotoURLs []string `json:"photoUrls"`
+}
+
+// printerRef is the printer of an issue in lists.
+type printerRef struct {
+	Name  string `json:"name"`
+	Brand string `json:"brand"`
+}
+
+// issueJSON is an issue as the API shows it: with its printer (null when
+// deleted) and photo URLs signed for the owner's browser.
+type issueJSON struct {
+	store.Issue
+	Printer *printerRef `json:"printer"`
+}
+
+func (h *issuesAPI) view(ctx context.Context, v *store.IssueView) (issueJSON, error) {
+	out := issueJSON{Issue: v.Issue}
+	if v.PrinterName != nil && v.PrinterBrand != nil {
+		out.Printer = &printerRef{Name: *v.PrinterName, Brand: *v.PrinterBrand}
+	}
+	urls, err := h.photos.signURLs(ctx, v.PhotoURLs, v.UserID)
+	if err != nil {
+		return out, err
+	}
+	out.PhotoURLs = urls
+	return out, nil
+}
+
+// create handles POST /api/issues: validate, check ownership of printer
+// and photos, take a credit, analyze, store. A failed analysis gives the
+// credit back and stores nothing.
+func (h *issuesAPI) create(c echo.Context) error {
+	var in issueRequest
+	if err := bindJSON(c, &in); err != nil {
+		return err
+	}
+	fields := map[string]string{}
+	in.normalize(fields)
+	if in.PrinterID == nil || *in.PrinterID <= 0 {
+		fields["printerId"] = "Please select a printer"
+	}
+	ids, msg := photoIDs(in.PhotoURLs)
+	if msg != "" {
+		fields["photoUrls"] = msg
+	}
+	if len(fields) > 0 {
+		return validationErr(fields)
+	}
+
+	ctx, user, now := c.Request().Context(), currentUser(c), h.now()
+	printer, err := h.store.PrinterByID(ctx, user.ID, *in.PrinterID)
+	if errors.Is(err, store.ErrNotFound) {
+		return notFoundErr("Printer")
+	}
+	if err != nil {
+		return err
+	}
+	photos, err := h.loadPhotos(ctx, user.ID, ids)
+	if err != nil {
+		return err
+	}
+	history, err := h.history(ctx, user.ID, printer.ID)
+	if err != nil {
+		return err
+	}
+
+	req := in.request()
+	req.PrinterBrand, req.PrinterModel = printer.Brand, printer.Name
+	req.NozzleSize, req.FilamentDiameter = &printer.NozzleSize, &printer.FilamentDiameter
+	req.Photos, req.History = photos, history
+
+	tier := EffectiveTier(user)
+	limit := h.limits.Limit(tier)
+	ok, err := h.store.ConsumeUserCredit(ctx, user.ID, now, limit)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return apiErr(http.StatusTooManyRequests, codeUsageLimit, usageLimitMessage(tier, limit, now))
+	}
+	res, err := h.analyzer.Analyze(ctx, req)
+	if err == nil && res == nil {
+		err = errors.New("the analyzer returned no result")
+	}
+	if err != nil {
+		h.refund(ctx, user.ID, now)
+		return analysisErr(err)
+	}
+	checklist, err := json.Marshal(res)
+	if err != nil {
+		h.refund(ctx, user.ID, now)
+		return fmt.Errorf("encode analysis: %w", err)
+	}
+	paths := make(store.StringList, len(ids))
+	for i, id := range ids {
+		paths[i] = h.photos.photoPath(id)
+	}
+	is := &store.Issue{UserID: user.ID, PrinterID: &printer.ID, Category: in.Category, Description: in.Description,
+		Material: in.Material, NozzleTemp: in.NozzleTemp, BedTemp: in.BedTemp, LayerHeight: in.LayerHeight,
+		PrintSpeed: in.PrintSpeed, Infill: in.Infill, PhotoURLs: paths, AIChecklist: store.JSON(checklist),
+		Status: store.StatusPending, WorkingRecommendations: store.StringList{}, CreatedAt: now.UTC()}
+	if err := h.store.CreateIssue(ctx, is); err != nil {
+		h.refund(ctx, user.ID, now)
+		return err
+	}
+	out, err := h.view(ctx, &store.IssueView{Issue: *is, PrinterName: &printer.Name, PrinterBrand: &printer.Brand})
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusCreated, out)
+}
+
+// refund gives a credit back; it must not depend on the client still
+// waiting.
+func (h *issuesAPI) refund(ctx context.Context, userID int64, now time.Time) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	defer cancel()
+	if err := h.store.RefundUserCredit(ctx, userID, now); err != nil {
+		h.log.Error("refund user credit", "user", userID, "err", err)
+	}
+}
+
+// usageLimitMessage says the allowance is used up and when it resets.
+func usageLimitMessage(tier string, limit int, now time.Time) string {
+	name := tier
+	for _, t := range Tiers {
+		if t.ID == tier {
+			name = t.Name
+		}
+	}
+	return fmt.Sprintf("You've used all %d AI troubleshooting sessions of your %s plan for %s. Your credits reset on %s (UTC). Upgrade your plan for more sessions.",
+		limit, name, now.UTC().Format("January 2006"), nextMonth(now).Format("January 2, 2006"))
+}
+
+// photoIDs extracts and de-duplicates the photo ids of photoUrls.
+func photoIDs(urls []string) ([]string, string) {
+	if len(urls) > maxImages {
+		return nil, fmt.Sprintf("You can attach at most %d photos", maxImages)
+	}
+	ids := make([]string, 0, len(urls))
+	seen := map[string]bool{}
+	for i, u := range urls {
+		id, ok := photoIDOf(u)
+		if !ok {
+			return nil, fmt.Sprintf("Photo %d is not an uploaded photo: upload it through /api/upload-images first", i+1)
+		}
+		if !seen[id] {
+			seen[id] = true
+			ids = append(ids, id)
+		}
+	}
+	return ids, ""
+}
+
+// loadPhotos reads the caller's photos for the analyzer. A photo that does
+// not exist or is someone else's is the same 404.
+func (h *issuesAPI) loadPhotos(ctx context.Context, userID int64, ids []string) ([]ai.Photo, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	owned, err := h.store.PhotosOf(ctx, userID, ids)
+	if err != nil {
+		return nil, err
+	}
+	if len(owned) != len(ids) {
+		return nil, notFoundErr("Photo")
+	}
+	out := make([]ai.Photo, 0, len(ids))
+	for _, id := range ids {
+		data, err := h.readBlob(ctx, id+photoFileSuffix)
+		if errors.Is(err, blob.ErrNotFound) {
+			return nil, notFoundErr("Photo")
+		}
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, ai.Photo{MIMEType: photoMIME, Data: data})
+	}
+	return out, nil
+}
+
+func (h *issuesAPI) readBlob(ctx context.Context, name string) ([]byte, error) {
+	f, err := h.blobs.Open(ctx, name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxImageBytes))
+	if err != nil {
+		return nil, fmt.Errorf("read photo %s: %w", name, err)
+	}
+	return data, nil
+}
+
+// history is what fixed this printer before, newest first.
+func (h *issuesAPI) history(ctx context.Context, userID, printerID int64) ([]ai.PastFix, error) {
+	past, err := h.store.PrinterHistory(ctx, userID, printerID, maxHistory)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]ai.PastFix, 0, len(past))
+	for _, p := range past {
+		when := ""
+		if p.ResolvedAt != nil {
+			when = p.ResolvedAt.UTC().Format("2 January")
+		}
+		out = append(out, ai.PastFix{Category: p.Category, Description: p.Description,
+			StepTitles: append([]string(nil), p.WorkingRecommendations...), ResolvedAt: when})
+	}
+	return out, nil
+}
+
+func (h *issuesAPI) list(c echo.Context) error {
+	ctx := c.Request().Context()
+	rows, err := h.store.ListIssues(ctx, currentUser(c).ID)
+	if err != nil {
+		return err
+	}
+	out := make([]issueJSON, len(rows))
+	for i := range rows {
+		if out[i], err = h.view(ctx, &rows[i]); err != nil {
+			return err
+		}
+	}
+	c.Response().Header().Set("Cache-Control", "no-store")
+	return c.JSON(http.StatusOK, out)
+}
+
+// load returns the caller's issue :id or a 404.
+func (h *issuesAPI) load(c echo.Context) (*store.IssueView, error) {
+	id, err := pathID(c, "Issue")
+	if err != nil {
+		return nil, err
+	}
+	v, err := h.store.IssueByID(c.Request().Context(), currentUser(c).ID, id)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, notFoundErr("Issue")
+	}
+	return v, err
+}
+
+func (h *issuesAPI) get(c echo.Context) error {
+	v, err := h.load(c)
+	if err != nil {
+		return err
+	}
+	out, err := h.view(c.Request().Context(), v)
+	if err != nil {
+		return err
+	}
+	c.Response().Header().Set("Cache-Control", "no-store")
+	return c.JSON(http.StatusOK, out)
+}
+
+// respond answers with the caller's issue :id as it is now.
+func (h *issuesAPI) respond(c echo.Context) error {
+	v, err := h.load(c)
+	if err != nil {
+		return err
+	}
+	out, err := h.view(c.Request().Context(), v)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, out)
+}
+
+type resolveRequest struct {
+	WorkingRecommendations []string `json:"workingRecommendations"`
+	ResolutionNotes        *string  `json:"resolutionNotes"`
+}
+
+// resolve handles PATCH /api/issues/:id/resolve.
+func (h *issuesAPI) resolve(c echo.Context) error {
+	id, err := pathID(c, "Issue")
+	if err != nil {
+		return err
+	}
+	var in resolveRequest
+	if err := bindJSON(c, &in); err != nil {
+		return err
+	}
+	fields := map[string]string{}
+	working := make([]string, 0, len(in.WorkingRecommendations))
+	seen := map[string]bool{}
+	if len(in.WorkingRecommendations) > maxWorkingRecs {
+		fields["workingRecommendations"] = fmt.Sprintf("You can select at most %d working recommendations", maxWorkingRecs)
+	}
+	for _, r := range in.WorkingRecommendations {
+		r = cleanText(r, maxWorkingRecRunes+1)
+		if utf8.RuneCountInString(r) > maxWorkingRecRunes {
+			fields["workingRecommendations"] = "Each working recommendation must be less than 200 characters"
+		}
+		if r != "" && !seen[r] {
+			seen[r] = true
+			working = append(working, r)
+		}
+	}
+	var notes *string
+	if in.ResolutionNotes != nil {
+		n := cleanText(*in.ResolutionNotes, maxResolution+1)
+		if utf8.RuneCountInString(n) > maxResolution {
+			fields["resolutionNotes"] = "Resolution notes must be less than 1000 characters"
+		} else if n != "" {
+			notes = &n
+		}
+	}
+	if len(fields) > 0 {
+		return validationErr(fields)
+	}
+	err = h.store.ResolveIssue(c.Request().Context(), currentUser(c).ID, id, working, notes, h.now())
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		return notFoundErr("Issue")
+	case errors.Is(err, store.ErrWrongState):
+		return apiErr(http.StatusConflict, "ISSUE_ALREADY_RESOLVED", "This issue is already resolved: only pending or in-progress issues can be marked as resolved.")
+	case err != nil:
+		return err
+	}
+	return h.respond(c)
+}
+
+// start handles PATCH /api/issues/:id/progress: the maker began working
+// through the steps (the app calls it when the first step is ticked), so a
+// pending issue becomes in-progress. Calling it again changes nothing.
+func (h *issuesAPI) start(c echo.Context) error {
+	id, err := pathID(c, "Issue")
+	if err != nil {
+		return err
+	}
+	err = h.store.StartIssue(c.Request().Context(), currentUser(c).ID, id)
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		return notFoundErr("Issue")
+	case errors.Is(err, store.ErrWrongState):
+		return apiErr(http.StatusConflict, "ISSUE_ALREADY_RESOLVED", "This issue is already resolved.")
+	case err != nil:
+		return err
+	}
+	return h.respond(c)
+}
