@@ -91,3 +91,32 @@ func TestShareRateLimit(t *testing.T) {
 		t.Fatalf("another IP: %d", w.Code)
 	}
 }
+
+func TestShareScrubsOwnerDetails(t *testing.T) {
+	ts := newTestServer(t, nil, nil)
+	s := signup(t, ts, "ada@example.com", "spaghetti-monster")
+	w := ts.do(t, "POST", "/api/printers", `{"name":"Workshop Beast","brand":"Creality Ender 3 V2","nozzleSize":0.4}`, bearer(s.Token)...)
+	if w.Code != 201 && w.Code != 200 {
+		t.Fatalf("add printer: %d %s", w.Code, w.Body.String())
+	}
+	data := map[string]any{
+		"summary":        "Ada Lovelace, your Workshop Beast (a creality ender 3 v2) strings",
+		"steps":          []map[string]string{{"title": "Tune the Creality Ender 3 V2 retraction", "description": "Email ada@example.com", "priority": "high"}},
+		"additionalTips": []string{"WORKSHOP BEAST likes dry filament"},
+	}
+	w = ts.do(t, "POST", "/api/share-results", mustJSON(t, map[string]any{"title": "Workshop Beast strings", "troubleshootingData": data}), bearer(s.Token)...)
+	if w.Code != 201 {
+		t.Fatalf("share: %d %s", w.Code, w.Body.String())
+	}
+	var created struct{ ShareID string }
+	json.Unmarshal(w.Body.Bytes(), &created)
+	body := strings.ToLower(ts.do(t, "GET", "/api/share/"+created.ShareID, "").Body.String())
+	for _, leak := range []string{"ada", "workshop beast", "ender 3 v2", "example.com"} {
+		if strings.Contains(body, leak) {
+			t.Errorf("shared guide contains %q: %s", leak, body)
+		}
+	}
+	if !strings.Contains(body, "the printer") {
+		t.Fatalf("scrubbed text lost its meaning: %s", body)
+	}
+}
