@@ -40,9 +40,15 @@ vet:
 deps-go-test:
 	@command -v stripe-mock >/dev/null 2>&1 || test -x "$$($(GO) env GOPATH)/bin/stripe-mock" || $(GO) install $(STRIPE_MOCK)
 
-# Store tests also run on PostgreSQL when Debian's server is installed.
-test-go: deps-go-test
-	scripts/with-postgres.sh $(GO) test -race -count=1 ./...
+# firebase-tools for the Firebase Auth emulator test (server/auth_firebase_test.go).
+scripts/firebase/node_modules/.package-lock.json: scripts/firebase/package-lock.json scripts/firebase/package.json
+	cd scripts/firebase && npm ci --no-audit --no-fund --loglevel=error
+	@touch $@
+
+# Store tests also run on PostgreSQL when Debian's server is installed;
+# under make the Firebase emulator test must run, not skip.
+test-go: deps-go-test scripts/firebase/node_modules/.package-lock.json
+	LAYERFIX_REQUIRE_FIREBASE_EMULATOR=1 scripts/with-postgres.sh $(GO) test -race -count=1 ./...
 
 test-frontend: frontend/node_modules/.package-lock.json
 	cd frontend && npm run typecheck && npm test
@@ -60,4 +66,4 @@ cross: frontend
 	CGO_ENABLED=1 GOOS=linux GOARCH=arm64 CC=aarch64-linux-gnu-gcc $(GO) build -trimpath -ldflags "$(LDFLAGS)" -o bin/layerfix-linux-arm64 .
 
 clean:
-	rm -rf bin frontend/node_modules frontend/test-results
+	rm -rf bin frontend/node_modules frontend/test-results scripts/firebase/node_modules

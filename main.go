@@ -100,7 +100,13 @@ func serve(args []string) error {
 	if err != nil {
 		return err
 	}
-	srv, err := server.New(cfg, server.Deps{Store: st, Analyzer: analyzer, Billing: pay, Frontend: frontendFS(), Logger: log})
+	var auth server.Authenticator // nil: local accounts
+	if cfg.AuthMode == "firebase" {
+		if auth, err = server.NewFirebaseAuth(ctx, cfg, st, log); err != nil {
+			return err
+		}
+	}
+	srv, err := server.New(cfg, server.Deps{Store: st, Analyzer: analyzer, Billing: pay, Authenticator: auth, Frontend: frontendFS(), Logger: log})
 	if err != nil {
 		return err
 	}

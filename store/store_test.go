@@ -273,3 +273,28 @@ func TestIssueListsAndJSONRoundTrip(t *testing.T) {
 		}
 	})
 }
+
+func TestFirebaseUpsertAdoptsOnlyVerifiedEmails(t *testing.T) {
+	eachStore(t, func(t *testing.T, s *Store) {
+		ctx := context.Background()
+		local := &User{Email: "victim@example.com", DisplayName: "Victim"}
+		if err := s.CreateUser(ctx, local); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.UpsertFirebaseUser(ctx, "attacker-uid", "victim@example.com", "Mallory", false); !errors.Is(err, ErrDuplicate) {
+			t.Fatalf("unverified identity with a taken email: err = %v, want ErrDuplicate", err)
+		}
+		u, err := s.UpsertFirebaseUser(ctx, "owner-uid", "Victim@example.com", "", true)
+		if err != nil || u.ID != local.ID || u.FirebaseUID == nil || *u.FirebaseUID != "owner-uid" || u.DisplayName != "Victim" {
+			t.Fatalf("verified owner adopts the account: %+v %v", u, err)
+		}
+		again, err := s.UpsertFirebaseUser(ctx, "owner-uid", "victim@example.com", "V", true)
+		if err != nil || again.ID != local.ID || again.DisplayName != "V" {
+			t.Fatalf("second call: %+v %v", again, err)
+		}
+		fresh, err := s.UpsertFirebaseUser(ctx, "new-uid", "", "", false)
+		if err != nil || fresh.ID == local.ID || !strings.HasSuffix(fresh.Email, "@users.invalid") {
+			t.Fatalf("identity without email: %+v %v", fresh, err)
+		}
+	})
+}

@@ -55,13 +55,16 @@ func (s *Store) UserByEmail(ctx context.Context, email string) (*User, error) {
 
 // UpsertFirebaseUser creates or updates the row of a Firebase identity,
 // keyed by its uid. An existing row with the same email and no uid (an
-// account created locally before switching modes) is adopted.
+// account created locally before switching modes) is adopted when the
+// identity's email is verified; otherwise the taken email is ErrDuplicate.
 func (s *Store) UpsertFirebaseUser(ctx context.Context, uid, email, name string, verified bool) (*User, error) {
 	email = strings.ToLower(strings.TrimSpace(email))
 	var out User
 	err := s.writer(ctx).Transaction(func(tx *gorm.DB) error {
 		err := tx.Where("firebase_uid = ?", uid).Take(&out).Error
-		if errors.Is(err, gorm.ErrRecordNotFound) && email != "" {
+		// A local account is adopted only by a verified owner of its email:
+		// anyone can create a Firebase identity with an unverified address.
+		if errors.Is(err, gorm.ErrRecordNotFound) && email != "" && verified {
 			err = tx.Where("email = ? AND firebase_uid IS NULL", email).Take(&out).Error
 		}
 		switch {
