@@ -11,6 +11,8 @@ import { AppLayout } from './components/AppLayout';
 import { ErrorBoundary } from './components/ErrorBoundary';
 import { PageLoader } from './components/PageLoader';
 import { RouteAnalytics } from './components/RouteAnalytics';
+import { AuthProvider } from './auth/AuthProvider';
+import { ProtectedRoute } from './auth/ProtectedRoute';
 import Home from './pages/Home';
 
 // The landing screen is in the main chunk; every other screen loads on demand.
@@ -36,13 +38,13 @@ export function AppRoutes() {
         <Route path="/preview" element={<Home />} />
         <Route path="/features" element={<Features />} />
         <Route path="/pricing" element={<Pricing />} />
-        <Route path="/subscribe" element={<Subscribe />} />
+        <Route path="/subscribe" element={<ProtectedRoute><Subscribe /></ProtectedRoute>} />
         <Route path="/privacy-policy" element={<PrivacyPolicy />} />
         <Route path="/terms-of-service" element={<TermsOfService />} />
         <Route path="/login" element={<Login />} />
-        <Route path="/dashboard" element={<Dashboard />} />
-        <Route path="/report-issue" element={<ReportIssue />} />
-        <Route path="/issues" element={<Issues />} />
+        <Route path="/dashboard" element={<ProtectedRoute><Dashboard /></ProtectedRoute>} />
+        <Route path="/report-issue" element={<ProtectedRoute><ReportIssue /></ProtectedRoute>} />
+        <Route path="/issues" element={<ProtectedRoute><Issues /></ProtectedRoute>} />
         <Route path="/troubleshooting-results" element={<TroubleshootingResults />} />
         <Route path="/share/:shareId" element={<SharedGuide />} />
         <Route path="*" element={<NotFound />} />
@@ -57,17 +59,19 @@ export default function App() {
       <CssBaseline enableColorScheme />
       <SWRConfig value={swrConfig}>
         <ToastProvider>
-          <BrowserRouter basename={config.basePath || '/'}>
-            <RouteAnalytics />
-            {/* The outer boundary catches errors of the frame itself. */}
-            <ErrorBoundary>
-              <AppLayout>
-                <ErrorBoundary>
-                  <AppRoutes />
-                </ErrorBoundary>
-              </AppLayout>
-            </ErrorBoundary>
-          </BrowserRouter>
+          <AuthProvider>
+            <BrowserRouter basename={config.basePath || '/'}>
+              <RouteAnalytics />
+              {/* The outer boundary catches errors of the frame itself. */}
+              <ErrorBoundary>
+                <AppLayout>
+                  <ErrorBoundary>
+                    <AppRoutes />
+                  </ErrorBoundary>
+                </AppLayout>
+              </ErrorBoundary>
+            </BrowserRouter>
+          </AuthProvider>
         </ToastProvider>
       </SWRConfig>
     </ThemeProvider>

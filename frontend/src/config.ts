@@ -22,6 +22,8 @@ export interface RuntimeConfig {
   operatorName: string;
   contactEmail: string;
   anonMonthlyLimit: number;
+  /** Local mode: the server can send verification and password reset emails. */
+  emailEnabled: boolean;
   version: string;
 }
 
@@ -36,6 +38,7 @@ export const defaultConfig: RuntimeConfig = {
   operatorName: '',
   contactEmail: '',
   anonMonthlyLimit: 3,
+  emailEnabled: false,
   version: 'dev',
 };
 
@@ -82,6 +85,7 @@ export function parseConfig(raw: string | null | undefined): RuntimeConfig {
     operatorName: str(data.operatorName, ''),
     contactEmail: str(data.contactEmail, ''),
     anonMonthlyLimit: Number.isFinite(limit) && limit > 0 ? limit : defaultConfig.anonMonthlyLimit,
+    emailEnabled: data.emailEnabled === true,
     version: str(data.version, defaultConfig.version),
   };
 }

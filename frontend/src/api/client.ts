@@ -212,3 +212,50 @@ export const changeSubscription = (newTier: Tier): Promise<{ message: string }> 
 export async function cancelSubscription(): Promise<void> {
   await apiRequest('POST', '/api/cancel-subscription');
 }
+
+// ---- Subscription answers read by the billing screen (issue 7) ----
+
+async function requestJsonOrEmpty<T>(method: string, url: string, data?: unknown): Promise<T> {
+  const res = await apiRequest(method, url, data);
+  const text = await res.text();
+  return (text ? JSON.parse(text) : {}) as T;
+}
+
+/** complete-subscription with its answer (a payment that needs action, the new state). */
+export const completeSubscriptionWithResult = <T = Record<string, unknown>>(setupIntentId: string): Promise<T> =>
+  requestJsonOrEmpty('POST', '/api/complete-subscription', { setupIntentId });
+
+/** cancel-subscription with its answer (the date paid access ends). */
+export const cancelSubscriptionWithResult = <T = Record<string, unknown>>(): Promise<T> =>
+  requestJsonOrEmpty('POST', '/api/cancel-subscription');
+
+// ---- Workspace additions (issue 6) ----
+
+export type ExportFormat = 'csv' | 'json';
+
+/** GET /api/issues/export?format=csv|json: the caller's whole issue log as a file. */
+export async function exportIssues(format: ExportFormat): Promise<{ blob: Blob; filename: string }> {
+  const res = await apiRequest('GET', `/api/issues/export?format=${format}`);
+  const disposition = res.headers.get('Content-Disposition') ?? '';
+  const named = /filename="?([^";]+)"?/i.exec(disposition);
+  return { blob: await res.blob(), filename: named?.[1] ?? `layerfix-issues.${format}` };
+}
+
+/** PATCH /api/issues/{id}/progress: the first ticked step moves a pending issue to in-progress. */
+export const startIssue = (id: number): Promise<Issue> => requestJson('PATCH', `/api/issues/${id}/progress`);
+
+// ---- Billing additions (issue 7) ----
+
+/** GET /api/subscription: the caller's plan as the subscription screen needs it. */
+export interface SubscriptionView {
+  billingEnabled: boolean;
+  tier: string;
+  status: string;
+  effectiveTier: string;
+  /** A live provider subscription exists (a plan granted by the operator has none). */
+  hasSubscription: boolean;
+  currentPeriodEnd: string | null;
+  cancelAtPeriodEnd: boolean;
+}
+
+export const getSubscription = (): Promise<SubscriptionView> => get('/api/subscription');

@@ -15,6 +15,8 @@ import Toolbar from '@mui/material/Toolbar';
 import MenuRoundedIcon from '@mui/icons-material/MenuRounded';
 import CloseRoundedIcon from '@mui/icons-material/CloseRounded';
 import { Logo } from './Logo';
+import { SignedInNav } from '../auth/SignedInNav';
+import { useAuth } from '../auth/useAuth';
 
 export interface NavLinkItem {
   label: string;
@@ -34,8 +36,14 @@ export function isActiveRoute(pathname: string, to: string): boolean {
   return pathname === path || pathname.startsWith(`${path}/`);
 }
 
-/** Top navigation, signed-out variant: logo to /, Features, Pricing, Sign In, Get Started. */
+/** Top navigation: the signed-in variant for a user, else the signed-out one. */
 export function TopNav() {
+  const { user } = useAuth();
+  return user ? <SignedInNav /> : <SignedOutNav />;
+}
+
+/** Top navigation, signed-out variant: logo to /, Features, Pricing, Sign In, Get Started. */
+function SignedOutNav() {
   const { pathname } = useLocation();
   const [open, setOpen] = useState(false);
   const close = () => setOpen(false);

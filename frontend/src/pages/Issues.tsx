@@ -1,10 +1,198 @@
-import { PagePlaceholder } from '../components/PagePlaceholder';
+// /issues 'All Issues' (SPEC section 2): filters, the issue cards and the export.
+import { useMemo, useState, type ReactNode } from 'react';
+import { Link as RouterLink, useNavigate } from 'react-router-dom';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Card from '@mui/material/Card';
+import CardContent from '@mui/material/CardContent';
+import Container from '@mui/material/Container';
+import MenuItem from '@mui/material/MenuItem';
+import Skeleton from '@mui/material/Skeleton';
+import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import AddCircleOutlineRounded from '@mui/icons-material/AddCircleOutlineRounded';
+import ErrorOutlineRounded from '@mui/icons-material/ErrorOutlineRounded';
+import FilterAltOffRounded from '@mui/icons-material/FilterAltOffRounded';
+import InboxRounded from '@mui/icons-material/InboxRounded';
+import SearchOffRounded from '@mui/icons-material/SearchOffRounded';
+import type { Issue } from '../api/client';
+import { ExportButton } from '../features/workspace/ExportButton';
+import { useIssues } from '../features/workspace/hooks';
+import { IssueCard } from '../features/workspace/IssueCard';
+import {
+  distinctPrinterNames,
+  filterIssues,
+  filtersActive,
+  NO_FILTERS,
+  type IssueFilters,
+  type StatusFilter,
+} from '../features/workspace/issueFilters';
+import { openSavedIssue } from '../features/workspace/savedIssue';
 
-// Placeholder until the signed-in issue log is built.
-export default function Issues() {
+function EmptyState({ icon, title, text, action }: { icon: ReactNode; title: string; text: string; action?: ReactNode }) {
   return (
-    <PagePlaceholder title="All Issues" actions={[{ label: 'Sign In', to: '/login' }]}>
-      Sign in to see every issue you reported, filter them and review the fixes that worked.
-    </PagePlaceholder>
+    <Card>
+      <CardContent sx={{ textAlign: 'center', py: 6, px: 3 }}>
+        <Box sx={{ color: 'text.secondary', mb: 1, '& svg': { fontSize: 48 } }}>{icon}</Box>
+        <Typography variant="h6" component="h2" sx={{ mb: 0.5 }}>
+          {title}
+        </Typography>
+        <Typography sx={{ color: 'text.secondary', mb: action ? 2.5 : 0 }}>{text}</Typography>
+        {action}
+      </CardContent>
+    </Card>
+  );
+}
+
+function Filters({ filters, printerNames, onChange }: { filters: IssueFilters; printerNames: string[]; onChange: (f: IssueFilters) => void }) {
+  const set = <K extends keyof IssueFilters>(k: K, v: IssueFilters[K]) => onChange({ ...filters, [k]: v });
+  return (
+    <Box
+      role="search"
+      aria-label="Filter issues"
+      sx={{ display: 'grid', gap: 1.5, gridTemplateColumns: { xs: 'repeat(2, minmax(0, 1fr))', md: 'repeat(4, minmax(0, 1fr))' } }}
+    >
+      <TextField
+        select
+        size="small"
+        label="Printer"
+        value={filters.printer}
+        onChange={(e) => set('printer', e.target.value)}
+        slotProps={{ inputLabel: { shrink: true }, select: { displayEmpty: true } }}
+      >
+        <MenuItem value="">All Printers</MenuItem>
+        {printerNames.map((n) => (
+          <MenuItem key={n} value={n}>
+            {n}
+          </MenuItem>
+        ))}
+      </TextField>
+      <TextField select size="small" label="Status" value={filters.status} onChange={(e) => set('status', e.target.value as StatusFilter)}>
+        <MenuItem value="all">All</MenuItem>
+        <MenuItem value="in-progress">In Progress</MenuItem>
+        <MenuItem value="resolved">Resolved</MenuItem>
+      </TextField>
+      <TextField
+        size="small"
+        type="date"
+        label="Start Date"
+        value={filters.startDate}
+        onChange={(e) => set('startDate', e.target.value)}
+        slotProps={{ inputLabel: { shrink: true }, htmlInput: { max: filters.endDate || undefined } }}
+      />
+      <TextField
+        size="small"
+        type="date"
+        label="End Date"
+        value={filters.endDate}
+        onChange={(e) => set('endDate', e.target.value)}
+        slotProps={{ inputLabel: { shrink: true }, htmlInput: { min: filters.startDate || undefined } }}
+      />
+    </Box>
+  );
+}
+
+export default function Issues() {
+  const navigate = useNavigate();
+  const { issues, error, loading } = useIssues();
+  const [filters, setFilters] = useState<IssueFilters>(NO_FILTERS);
+  const printerNames = useMemo(() => distinctPrinterNames(issues), [issues]);
+  const shown = useMemo(() => filterIssues(issues, filters), [issues, filters]);
+  const active = filtersActive(filters);
+
+  const open = (issue: Issue) => {
+    openSavedIssue(issue);
+    navigate('/troubleshooting-results');
+  };
+
+  let body: ReactNode;
+  if (error) {
+    body = (
+      <EmptyState
+        icon={<ErrorOutlineRounded color="error" />}
+        title="Failed to Load Issues"
+        text="Your issues could not be loaded. Check your connection and try again."
+        action={
+          <Button variant="contained" onClick={() => window.location.reload()}>
+            Try Again
+          </Button>
+        }
+      />
+    );
+  } else if (loading) {
+    body = (
+      <Stack spacing={2} aria-busy="true" aria-label="Loading issues">
+        {[0, 1, 2].map((i) => (
+          <Skeleton key={i} variant="rounded" height={140} data-testid="issue-skeleton" />
+        ))}
+      </Stack>
+    );
+  } else if (issues.length === 0) {
+    body = (
+      <EmptyState
+        icon={<InboxRounded />}
+        title="No Issues Reported"
+        text="When a print fails, describe it and the fixes land here with everything that worked."
+        action={
+          <Button component={RouterLink} to="/report-issue" variant="contained" startIcon={<AddCircleOutlineRounded />}>
+            Report Your First Issue
+          </Button>
+        }
+      />
+    );
+  } else if (shown.length === 0) {
+    body = (
+      <EmptyState
+        icon={<SearchOffRounded />}
+        title="No Issues Match Filters"
+        text="Try another printer, status or date range, or clear the filters above."
+      />
+    );
+  } else {
+    body = (
+      <Stack spacing={2}>
+        {shown.map((issue) => (
+          <IssueCard key={issue.id} issue={issue} onOpen={() => open(issue)} />
+        ))}
+      </Stack>
+    );
+  }
+
+  return (
+    <Container maxWidth="md" sx={{ py: { xs: 3, md: 5 } }}>
+      <Stack direction="row" spacing={2} sx={{ alignItems: 'center', justifyContent: 'space-between', mb: 2.5, flexWrap: 'wrap', rowGap: 1.5 }}>
+        <Box>
+          <Typography variant="h4" component="h1" sx={{ fontSize: { xs: 26, md: 32 } }}>
+            All Issues
+          </Typography>
+          <Typography sx={{ color: 'text.secondary' }}>Every problem you reported and what fixed it.</Typography>
+        </Box>
+        <Stack direction="row" spacing={1}>
+          <ExportButton disabled={loading || Boolean(error) || issues.length === 0} />
+          <Button component={RouterLink} to="/report-issue" variant="contained" startIcon={<AddCircleOutlineRounded />}>
+            New Issue
+          </Button>
+        </Stack>
+      </Stack>
+      {!error && !loading && issues.length > 0 && (
+        <Card sx={{ mb: 2.5 }}>
+          <CardContent sx={{ p: 2, '&:last-child': { pb: 2 } }}>
+            <Filters filters={filters} printerNames={printerNames} onChange={setFilters} />
+            {active && (
+              <Stack direction="row" sx={{ alignItems: 'center', justifyContent: 'space-between', mt: 1.5 }}>
+                <Typography variant="body2" sx={{ color: 'text.secondary' }} data-testid="filter-count">
+                  Showing {shown.length} of {issues.length} issues
+                </Typography>
+                <Button size="small" startIcon={<FilterAltOffRounded />} onClick={() => setFilters(NO_FILTERS)}>
+                  Clear Filters
+                </Button>
+              </Stack>
+            )}
+          </CardContent>
+        </Card>
+      )}
+      {body}
+    </Container>
   );
 }

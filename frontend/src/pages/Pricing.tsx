@@ -8,9 +8,17 @@ import { trackViewContent } from '../analytics';
 import { config } from '../config';
 import { PlanCard } from '../components/pricing/PlanCard';
 import { usePlans } from '../hooks/usePlans';
+import { useAuth } from '../auth/useAuth';
+import SubscribeScreen from '../features/billing/SubscribeScreen';
+
+/** Pricing: the signed-in variant is the subscription screen. */
+export default function Pricing() {
+  const { user } = useAuth();
+  return user ? <SubscribeScreen /> : <PublicPricing />;
+}
 
 /** Public pricing: the four plans with 'Get Started Free' buttons. */
-export default function Pricing() {
+function PublicPricing() {
   const { plans, isLoading } = usePlans();
 
   useEffect(() => {

@@ -1,16 +1,79 @@
-import { PagePlaceholder } from '../components/PagePlaceholder';
+// /report-issue (SPEC section 2): the signed-in issue form. Photos are uploaded first, then the
+// issue is saved and analysed in the background while the results screen waits.
+import { useState } from 'react';
+import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router-dom';
+import { useSWRConfig } from 'swr';
+import Button from '@mui/material/Button';
+import Card from '@mui/material/Card';
+import CardContent from '@mui/material/CardContent';
+import Container from '@mui/material/Container';
+import Typography from '@mui/material/Typography';
+import ArrowBackRounded from '@mui/icons-material/ArrowBackRounded';
+import { trackLead } from '../analytics';
+import { useAuth } from '../auth/useAuth';
+import { useToast } from '../components/Toast';
+import { revalidateIssues, usePrinters } from '../features/workspace/hooks';
+import { IssueForm } from '../features/workspace/IssueForm';
+import { EMPTY_ISSUE_FORM, type IssueFormValues } from '../features/workspace/issueValidation';
+import { uploadErrorToast } from '../features/workspace/issueErrors';
+import { loadDraft, startIssueAnalysis, uploadPhotos } from '../features/workspace/submitIssue';
 
-// Placeholder until the signed-in issue form is built.
 export default function ReportIssue() {
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const { toast } = useToast();
+  const { mutate } = useSWRConfig();
+  const { refreshUser } = useAuth();
+  const { printers, loading } = usePrinters();
+  const [submitting, setSubmitting] = useState(false);
+  const [initialValues] = useState<IssueFormValues>(() => {
+    const draft = loadDraft() ?? EMPTY_ISSUE_FORM;
+    const preselect = params.get('printerId');
+    return preselect ? { ...draft, printerId: preselect } : draft;
+  });
+
+  const submit = async (values: IssueFormValues, photos: File[]) => {
+    setSubmitting(true);
+    let photoUrls: string[];
+    try {
+      photoUrls = await uploadPhotos(photos);
+    } catch (err) {
+      setSubmitting(false);
+      toast({ ...uploadErrorToast(err), variant: 'destructive' });
+      return;
+    }
+    trackLead({ content_name: 'issue', content_category: values.category, photos: photos.length });
+    const printer = printers.find((p) => String(p.id) === values.printerId);
+    startIssueAnalysis(values, printer, photoUrls, () => {
+      revalidateIssues(mutate);
+      void refreshUser();
+    });
+    navigate('/troubleshooting-results');
+  };
+
   return (
-    <PagePlaceholder
-      title="Report an Issue"
-      actions={[
-        { label: 'Sign In', to: '/login' },
-        { label: 'Try It Free', to: '/preview' },
-      ]}
-    >
-      Sign in to report an issue and keep it in your log, or try a free analysis without an account.
-    </PagePlaceholder>
+    <Container maxWidth="md" sx={{ py: { xs: 2, md: 4 } }}>
+      <Button component={RouterLink} to="/dashboard" startIcon={<ArrowBackRounded />} color="inherit" sx={{ mb: 1.5, ml: -1 }}>
+        Back to Dashboard
+      </Button>
+      <Typography variant="h4" component="h1" sx={{ fontSize: { xs: 26, md: 32 }, mb: 0.5 }}>
+        Report an Issue
+      </Typography>
+      <Typography sx={{ color: 'text.secondary', mb: 3 }}>
+        Tell us what went wrong. The analysis uses your printer&apos;s profile and what fixed it before.
+      </Typography>
+      <Card sx={{ boxShadow: '0 10px 30px -12px rgba(15, 23, 42, 0.18)' }}>
+        <CardContent sx={{ p: { xs: 2, sm: 4 }, '&:last-child': { pb: { xs: 2.5, sm: 4 } } }}>
+          <IssueForm
+            initialValues={initialValues}
+            printers={printers}
+            printersLoading={loading}
+            submitting={submitting}
+            onSubmit={submit}
+            onCancel={() => navigate('/dashboard')}
+          />
+        </CardContent>
+      </Card>
+    </Container>
   );
 }

@@ -1,16 +1,6 @@
-import { PagePlaceholder } from '../components/PagePlaceholder';
+import SubscribeScreen from '../features/billing/SubscribeScreen';
 
-// Placeholder until the signed-in subscription flow is built.
+/** /subscribe: plans and subscription management (the route guard sends visitors to /login). */
 export default function Subscribe() {
-  return (
-    <PagePlaceholder
-      title="Subscription"
-      actions={[
-        { label: 'Sign In', to: '/login' },
-        { label: 'View Pricing', to: '/pricing' },
-      ]}
-    >
-      Sign in to choose a plan and manage your subscription.
-    </PagePlaceholder>
-  );
+  return <SubscribeScreen />;
 }

@@ -1,0 +1,45 @@
+// The route guard of SPEC section 2 for the signed-in screens.
+import type { ReactNode } from 'react';
+import { Navigate, useLocation } from 'react-router-dom';
+import Box from '@mui/material/Box';
+import CircularProgress from '@mui/material/CircularProgress';
+import Typography from '@mui/material/Typography';
+import { useAuth } from './useAuth';
+
+/** A spinner over the whole screen with a short text. */
+export function FullScreenLoader({ text }: { text: string }) {
+  return (
+    <Box
+      role="status"
+      aria-live="polite"
+      sx={{
+        position: 'fixed',
+        inset: 0,
+        zIndex: (t) => t.zIndex.appBar + 1,
+        display: 'flex',
+        flexDirection: 'column',
+        alignItems: 'center',
+        justifyContent: 'center',
+        gap: 2,
+        bgcolor: 'background.default',
+      }}
+    >
+      <CircularProgress />
+      <Typography color="text.secondary">{text}</Typography>
+    </Box>
+  );
+}
+
+/**
+ * Shows `children` to a signed-in user. While authentication loads it shows
+ * 'Loading...'; when the identity is known but the profile is not (yet), 'Loading
+ * user data...'; a visitor without a user goes to /login.
+ */
+export function ProtectedRoute({ children }: { children: ReactNode }) {
+  const { user, firebaseUser, loading } = useAuth();
+  const location = useLocation();
+  if (loading) return <FullScreenLoader text="Loading..." />;
+  if (!user && !firebaseUser) return <Navigate to="/login" replace state={{ from: location }} />;
+  if (!user) return <FullScreenLoader text="Loading user data..." />;
+  return <>{children}</>;
+}

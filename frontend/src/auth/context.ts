@@ -1,0 +1,28 @@
+import { createContext } from 'react';
+import type { AuthMode } from '../config';
+import type { AuthState, SignUpResult } from './types';
+
+/** Outside an AuthProvider (isolated component tests) everybody is signed out. */
+export const signedOutState: AuthState = {
+  user: null,
+  firebaseUser: null,
+  loading: false,
+  token: null,
+  signOut: async () => {},
+  refreshUser: async () => {},
+};
+
+export const AuthContext = createContext<AuthState>(signedOutState);
+
+/** Sign-in actions, used by the /login screen only. */
+export interface AuthActions {
+  mode: AuthMode;
+  /** Each sign-in action resolves once the profile is loaded. */
+  signIn(email: string, password: string): Promise<void>;
+  signUp(email: string, password: string, displayName: string): Promise<SignUpResult>;
+  /** Present in Firebase mode only. */
+  signInWithGoogle?: () => Promise<{ isNewUser: boolean }>;
+  sendPasswordReset(email: string): Promise<void>;
+}
+
+export const AuthActionsContext = createContext<AuthActions | null>(null);

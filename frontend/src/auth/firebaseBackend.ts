@@ -1,0 +1,129 @@
+// Firebase mode: the Firebase JS SDK, initialised from the runtime config.
+// The SDK is imported on demand, so local mode never downloads it.
+import type { Auth, User, UserCredential } from 'firebase/auth';
+import type { FirebaseWebConfig } from '../config';
+import { isExpiring, type AuthBackend, type IdentityUser } from './types';
+
+type AuthModule = typeof import('firebase/auth');
+
+interface Sdk {
+  auth: Auth;
+  fa: AuthModule;
+}
+
+function toIdentity(u: User | null): IdentityUser | null {
+  if (!u) return null;
+  return { uid: u.uid, email: u.email, displayName: u.displayName, emailVerified: u.emailVerified };
+}
+
+async function loadSdk(webConfig: FirebaseWebConfig): Promise<Sdk> {
+  const [{ initializeApp, getApps }, fa] = await Promise.all([import('firebase/app'), import('firebase/auth')]);
+  const app = getApps()[0] ?? initializeApp(webConfig);
+  return { auth: fa.getAuth(app), fa };
+}
+
+export function createFirebaseBackend(webConfig: FirebaseWebConfig, load: () => Promise<Sdk> = () => loadSdk(webConfig)): AuthBackend {
+  let sdk: Promise<Sdk> | null = null;
+  const ready = () => (sdk ??= load());
+  let current: User | null = null;
+
+  function currentUser(s: Sdk): User {
+    const u = s.auth.currentUser;
+    if (!u) throw Object.assign(new Error('Not signed in'), { code: 'auth/no-current-user' });
+    return u;
+  }
+
+  return {
+    mode: 'firebase',
+
+    subscribe(listener) {
+      let unsubscribe: (() => void) | null = null;
+      let stopped = false;
+      ready().then(
+        ({ auth, fa }) => {
+          if (stopped) return;
+          unsubscribe = fa.onAuthStateChanged(auth, (u) => {
+            current = u;
+            listener(toIdentity(u));
+          });
+        },
+        (err: unknown) => {
+          // Without the SDK nobody can be signed in; loading must still end.
+          console.error('Failed to load Firebase Auth', err);
+          if (!stopped) listener(null);
+        },
+      );
+      return () => {
+        stopped = true;
+        unsubscribe?.();
+      };
+    },
+
+    currentIdentity: () => toIdentity(current),
+
+    async getToken() {
+      const user = currentUser(await ready());
+      let result = await user.getIdTokenResult();
+      if (isExpiring(Date.parse(result.expirationTime))) result = await user.getIdTokenResult(true);
+      return { token: result.token, expiresAt: Date.parse(result.expirationTime) };
+    },
+
+    async completeRedirect() {
+      const { auth, fa } = await ready();
+      const cred = await fa.getRedirectResult(auth);
+      if (cred) current = cred.user;
+      return cred ? toIdentity(cred.user) : null;
+    },
+
+    async signIn(email, password) {
+      const { auth, fa } = await ready();
+      current = (await fa.signInWithEmailAndPassword(auth, email, password)).user;
+    },
+
+    async signUp(email, password, displayName) {
+      const { auth, fa } = await ready();
+      const { user } = await fa.createUserWithEmailAndPassword(auth, email, password);
+      current = user;
+      await fa.updateProfile(user, { displayName });
+      let verificationSent = false;
+      try {
+        await fa.sendEmailVerification(user);
+        verificationSent = true;
+      } catch (err) {
+        console.error('Failed to send the verification email', err);
+      }
+      // A fresh token carries the display name to the server.
+      await user.getIdToken(true);
+      return { verificationSent };
+    },
+
+    async signInWithGoogle() {
+      const { auth, fa } = await ready();
+      const provider = new fa.GoogleAuthProvider();
+      let cred: UserCredential;
+      try {
+        cred = await fa.signInWithPopup(auth, provider);
+      } catch (err) {
+        // A blocked popup falls back to a full-page redirect; the result is
+        // processed by completeRedirect when the app starts again.
+        if ((err as { code?: string }).code === 'auth/popup-blocked') {
+          await fa.signInWithRedirect(auth, provider);
+        }
+        throw err;
+      }
+      current = cred.user;
+      return { isNewUser: fa.getAdditionalUserInfo(cred)?.isNewUser === true };
+    },
+
+    async sendPasswordReset(email) {
+      const { auth, fa } = await ready();
+      await fa.sendPasswordResetEmail(auth, email);
+    },
+
+    async signOut() {
+      const { auth, fa } = await ready();
+      await fa.signOut(auth);
+      current = null;
+    },
+  };
+}

@@ -1,0 +1,78 @@
+// Types shared by the auth state machine and the two identity backends
+// (local accounts and Firebase).
+import type { AuthMode } from '../config';
+
+/** The client-side user of SPEC section 3: the profile, or the fallback user. */
+export interface AppUser {
+  id: number;
+  firebaseUid: string | null;
+  email: string;
+  displayName: string;
+  emailVerified?: boolean;
+  subscriptionStatus?: string;
+  subscriptionTier?: string;
+  monthlyUsage?: number;
+  monthlyLimit?: number;
+  usageResetsAt?: string;
+}
+
+/** What useAuth() returns (frontend contract). */
+export interface AuthState {
+  user: AppUser | null;
+  /** The identity provider's user (an IdentityUser), null when signed out. */
+  firebaseUser: unknown | null;
+  loading: boolean;
+  token: string | null;
+  signOut(): Promise<void>;
+  refreshUser(): Promise<void>;
+}
+
+/** The identity as the provider knows it, independent of our profile. */
+export interface IdentityUser {
+  uid: string;
+  email: string | null;
+  displayName: string | null;
+  emailVerified: boolean;
+}
+
+/** A bearer token and its expiry in epoch milliseconds. */
+export interface IdToken {
+  token: string;
+  expiresAt: number;
+}
+
+export interface SignUpResult {
+  /** A verification email was sent. */
+  verificationSent: boolean;
+}
+
+/**
+ * One identity provider. The state machine in AuthProvider drives it; the
+ * screens never see which one is active.
+ */
+export interface AuthBackend {
+  readonly mode: AuthMode;
+  /** Calls `listener` with the current identity (now or once known) and on every change. */
+  subscribe(listener: (user: IdentityUser | null) => void): () => void;
+  /** The identity right now, or null. */
+  currentIdentity(): IdentityUser | null;
+  /** The current token, refreshed when within 30 s of expiry; rejects when there is none. */
+  getToken(): Promise<IdToken>;
+  /** Processes a pending sign-in redirect; resolves to the identity it signed in, if any. */
+  completeRedirect(): Promise<IdentityUser | null>;
+  signIn(email: string, password: string): Promise<void>;
+  signUp(email: string, password: string, displayName: string): Promise<SignUpResult>;
+  /** Google popup sign-in (Firebase only); isNewUser is true for a new account. */
+  signInWithGoogle?(): Promise<{ isNewUser: boolean }>;
+  sendPasswordReset(email: string): Promise<void>;
+  signOut(): Promise<void>;
+  /** Local mode: the server refused the session (401), so it is gone. */
+  sessionRejected?(): void;
+}
+
+/** A token counts as expired this long before its expiry (SPEC section 4). */
+export const EXPIRY_MARGIN_MS = 30_000;
+
+export function isExpiring(expiresAt: number, now: number = Date.now()): boolean {
+  return expiresAt - EXPIRY_MARGIN_MS <= now;
+}

@@ -1,0 +1,27 @@
+// Toasts of a failed signed-in issue submission (SPEC section 8 "Issue submission").
+import { ANALYSIS_FAILED, AI_UNAVAILABLE_ERROR, OFFLINE_ERROR, parseHttpError, TOO_LARGE_ERROR, type ToastText } from '../troubleshoot/errors';
+
+export const SUBMIT_DEFAULT_ERROR = 'Failed to submit issue. Please try again.';
+export const USAGE_LIMIT_CODE = 'USAGE_LIMIT_EXCEEDED';
+
+export function issueErrorToast(err: unknown, online = navigator.onLine): ToastText {
+  const text = err instanceof Error ? err.message : String(err ?? '');
+  const fail = (description: string) => ({ title: ANALYSIS_FAILED, description });
+  if (!online) return fail(OFFLINE_ERROR);
+  if (/entity too large/i.test(text)) return fail(TOO_LARGE_ERROR);
+  const http = parseHttpError(err);
+  if (!http) return fail(/gemini|ai provider/i.test(text) ? AI_UNAVAILABLE_ERROR : SUBMIT_DEFAULT_ERROR);
+  if (http.status === 429 && http.code === USAGE_LIMIT_CODE && http.message) return fail(http.message);
+  if (http.code === 'AI_UNAVAILABLE' || /gemini|ai provider/i.test(http.message ?? '')) return fail(AI_UNAVAILABLE_ERROR);
+  if (http.status === 413) return fail(TOO_LARGE_ERROR);
+  // A validation failure the form did not catch (a printer deleted meanwhile): the server says which.
+  if (http.status === 400 && http.message) return fail(http.message);
+  return fail(SUBMIT_DEFAULT_ERROR);
+}
+
+export const UPLOAD_FAILED = 'Failed to upload images';
+
+// uploadErrorToast: a failed photo upload keeps the user on the form.
+export function uploadErrorToast(_err: unknown, online = navigator.onLine): ToastText {
+  return { title: ANALYSIS_FAILED, description: online ? UPLOAD_FAILED : OFFLINE_ERROR };
+}

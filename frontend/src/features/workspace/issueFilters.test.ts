@@ -1,0 +1,65 @@
+import { describe, expect, test } from 'vitest';
+import type { Issue } from '../../api/client';
+import { distinctPrinterNames, filterIssues, filtersActive, NO_FILTERS } from './issueFilters';
+
+function issue(id: number, createdAt: Date, patch: Partial<Issue> = {}): Issue {
+  return {
+    id,
+    userId: 1,
+    printerId: 1,
+    category: 'other',
+    description: 'something went wrong',
+    material: null,
+    nozzleTemp: null,
+    bedTemp: null,
+    layerHeight: null,
+    printSpeed: null,
+    infill: null,
+    photoUrls: [],
+    aiChecklist: null,
+    status: 'pending',
+    resolvedAt: null,
+    workingRecommendations: [],
+    resolutionNotes: null,
+    createdAt: createdAt.toISOString(),
+    printer: { name: 'Ender', brand: 'Creality' },
+    ...patch,
+  };
+}
+
+// Local times, as the date inputs are read in the user's time zone.
+const issues = [
+  issue(1, new Date(2025, 2, 10, 9, 0)),
+  issue(2, new Date(2025, 2, 12, 23, 30), { status: 'resolved', printer: { name: 'MK4', brand: 'Prusa' } }),
+  issue(3, new Date(2025, 2, 13, 0, 0, 1), { status: 'in-progress' }),
+  issue(4, new Date(2025, 2, 14, 12, 0), { printer: null, printerId: null }),
+];
+const ids = (list: Issue[]) => list.map((i) => i.id);
+
+describe('filterIssues', () => {
+  test('no filters keeps everything', () => {
+    expect(ids(filterIssues(issues, NO_FILTERS))).toEqual([1, 2, 3, 4]);
+    expect(filtersActive(NO_FILTERS)).toBe(false);
+  });
+
+  test('the end date includes the whole day', () => {
+    const f = { ...NO_FILTERS, endDate: '2025-03-12' };
+    expect(ids(filterIssues(issues, f))).toEqual([1, 2]);
+    expect(filtersActive(f)).toBe(true);
+  });
+
+  test('the start date begins at midnight', () => {
+    expect(ids(filterIssues(issues, { ...NO_FILTERS, startDate: '2025-03-13' }))).toEqual([3, 4]);
+    expect(ids(filterIssues(issues, { ...NO_FILTERS, startDate: '2025-03-12', endDate: '2025-03-12' }))).toEqual([2]);
+  });
+
+  test('status and printer', () => {
+    expect(ids(filterIssues(issues, { ...NO_FILTERS, status: 'resolved' }))).toEqual([2]);
+    expect(ids(filterIssues(issues, { ...NO_FILTERS, status: 'in-progress' }))).toEqual([3]);
+    expect(ids(filterIssues(issues, { ...NO_FILTERS, printer: 'Ender' }))).toEqual([1, 3]);
+  });
+});
+
+test('distinct printer names, without deleted printers', () => {
+  expect(distinctPrinterNames(issues)).toEqual(['Ender', 'MK4']);
+});

@@ -1,0 +1,49 @@
+// The filters of /issues (SPEC section 2 "/issues").
+import type { Issue } from '../../api/client';
+
+export type StatusFilter = 'all' | 'in-progress' | 'resolved';
+
+export interface IssueFilters {
+  printer: string; // '' is every printer
+  status: StatusFilter;
+  startDate: string; // yyyy-mm-dd, '' when unset
+  endDate: string;
+}
+
+export const NO_FILTERS: IssueFilters = { printer: '', status: 'all', startDate: '', endDate: '' };
+
+export function filtersActive(f: IssueFilters): boolean {
+  return f.printer !== '' || f.status !== 'all' || f.startDate !== '' || f.endDate !== '';
+}
+
+// distinctPrinterNames lists each printer name once, sorted, for the printer filter.
+export function distinctPrinterNames(issues: readonly Issue[]): string[] {
+  const names = new Set<string>();
+  for (const i of issues) if (i.printer?.name) names.add(i.printer.name);
+  return [...names].sort((a, b) => a.localeCompare(b));
+}
+
+// localDay parses yyyy-mm-dd as a local date; the end of the day when `end` is set.
+function localDay(value: string, end: boolean): number | null {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+  if (!m) return null;
+  const [y, mo, d] = [Number(m[1]), Number(m[2]) - 1, Number(m[3])];
+  return end ? new Date(y, mo, d, 23, 59, 59, 999).getTime() : new Date(y, mo, d).getTime();
+}
+
+// filterIssues keeps the issues matching every active filter. The end date includes its whole day.
+export function filterIssues(issues: readonly Issue[], f: IssueFilters): Issue[] {
+  const start = localDay(f.startDate, false);
+  const end = localDay(f.endDate, true);
+  return issues.filter((issue) => {
+    if (f.printer && issue.printer?.name !== f.printer) return false;
+    if (f.status !== 'all' && issue.status !== f.status) return false;
+    if (start !== null || end !== null) {
+      const created = new Date(issue.createdAt).getTime();
+      if (Number.isNaN(created)) return false;
+      if (start !== null && created < start) return false;
+      if (end !== null && created > end) return false;
+    }
+    return true;
+  });
+}

@@ -1,0 +1,70 @@
+import { describe, expect, test } from 'vitest';
+import {
+  deleteConfirmText,
+  EMPTY_PRINTER,
+  formatNozzle,
+  inlinePrinterMissing,
+  printerPayload,
+  validatePrinter,
+  type PrinterFormValues,
+} from './printerValidation';
+
+const valid: PrinterFormValues = { name: 'Workshop Ender', brand: 'Creality Ender-3 V2', nozzleSize: 0.4, buildVolume: '220×220×250' };
+
+describe('validatePrinter', () => {
+  test('accepts a valid printer and an empty build volume', () => {
+    expect(validatePrinter(valid)).toEqual({});
+    expect(validatePrinter({ ...valid, buildVolume: '' })).toEqual({});
+    expect(validatePrinter({ ...valid, buildVolume: '220 x 220 x 250' })).toEqual({});
+  });
+
+  test.each([
+    [{ name: '  ' }, 'name', 'Printer name is required'],
+    [{ name: 'a'.repeat(101) }, 'name', 'Printer name must be less than 100 characters'],
+    [{ name: 'Ender <3>' }, 'name', 'Printer name contains invalid characters'],
+    [{ brand: '' }, 'brand', 'Brand is required'],
+    [{ brand: 'b'.repeat(101) }, 'brand', 'Brand must be less than 100 characters'],
+    [{ brand: 'Prusa/MK4' }, 'brand', 'Brand contains invalid characters'],
+    [{ buildVolume: '1'.repeat(51) }, 'buildVolume', 'Build volume must be less than 50 characters'],
+    [{ buildVolume: '220*220' }, 'buildVolume', 'Build volume contains invalid characters'],
+    [{ nozzleSize: 0.5 }, 'nozzleSize', 'Please choose a nozzle size'],
+  ] as const)('%j -> %s: %s', (patch, field, message) => {
+    expect(validatePrinter({ ...valid, ...patch })).toEqual({ [field]: message });
+  });
+
+  test('100 characters is still allowed', () => {
+    expect(validatePrinter({ ...valid, name: 'a'.repeat(100), brand: 'b'.repeat(100) })).toEqual({});
+  });
+
+  test('the edit form asks for Brand/Model', () => {
+    expect(validatePrinter({ ...valid, brand: ' ' }, 'edit').brand).toBe('Brand/Model is required');
+  });
+
+  test('defaults to a 0.4 mm nozzle', () => {
+    expect(EMPTY_PRINTER.nozzleSize).toBe(0.4);
+  });
+});
+
+test('printerPayload trims and sends no empty build volume', () => {
+  expect(printerPayload({ name: ' A ', brand: ' B ', nozzleSize: 0.6, buildVolume: '  ' })).toEqual({
+    name: 'A',
+    brand: 'B',
+    nozzleSize: 0.6,
+    buildVolume: null,
+  });
+});
+
+test('inline add needs both name and brand after trimming', () => {
+  expect(inlinePrinterMissing('Ender', ' ')).toBe(true);
+  expect(inlinePrinterMissing(' ', 'Creality')).toBe(true);
+  expect(inlinePrinterMissing('Ender', 'Creality')).toBe(false);
+});
+
+test('delete confirmation text', () => {
+  expect(deleteConfirmText('Workshop Ender')).toBe('Are you sure you want to delete "Workshop Ender"? This action cannot be undone.');
+});
+
+test('nozzle sizes read with one decimal', () => {
+  expect(formatNozzle(1)).toBe('1.0 mm');
+  expect(formatNozzle(0.4)).toBe('0.4 mm');
+});

@@ -1,0 +1,65 @@
+// Opening a saved issue on the results screen: the session storage hand-off of SPEC section 2.
+import type { Issue, TroubleshootingResult } from '../../api/client';
+import { loadCheckedSteps, resultKey } from '../troubleshoot/checkedSteps';
+import { showStoredResult, type IssueDetails } from '../troubleshoot/session';
+
+export const UNKNOWN_PRINTER = 'Unknown Printer';
+export const UNKNOWN_BRAND = 'Unknown Brand';
+
+export type SavedIssueDetails = IssueDetails & { resolvedAt?: string | null };
+
+// issueDetails is a saved issue as the results screen stores it.
+export function issueDetails(issue: Issue): SavedIssueDetails {
+  return {
+    id: issue.id,
+    status: issue.status,
+    resolvedAt: issue.resolvedAt,
+    resolutionNotes: issue.resolutionNotes,
+    workingRecommendations: issue.workingRecommendations ?? [],
+    printerName: issue.printer?.name ?? UNKNOWN_PRINTER,
+    printerBrand: issue.printer?.brand ?? UNKNOWN_BRAND,
+    category: issue.category,
+    description: issue.description,
+    material: issue.material,
+    nozzleTemp: issue.nozzleTemp,
+    bedTemp: issue.bedTemp,
+    layerHeight: issue.layerHeight,
+    printSpeed: issue.printSpeed,
+    infill: issue.infill,
+    // Photo URLs come signed and with the base path from the server.
+    photos: issue.photoUrls ?? [],
+  };
+}
+
+// An issue whose analysis is missing still opens, with an empty result.
+function resultOf(issue: Issue): TroubleshootingResult {
+  const r = issue.aiChecklist;
+  return {
+    summary: r?.summary ?? '',
+    steps: Array.isArray(r?.steps) ? r.steps : [],
+    additionalTips: Array.isArray(r?.additionalTips) ? r.additionalTips : [],
+  };
+}
+
+// openSavedIssue puts the issue and its result into session storage; the caller then navigates
+// to /troubleshooting-results.
+export function openSavedIssue(issue: Issue): void {
+  showStoredResult(resultOf(issue), issueDetails(issue));
+}
+
+// preselectedRecommendations is what 'Mark as Resolved' starts with: the titles of the ticked
+// steps, in step order.
+export function preselectedRecommendations(steps: readonly { title: string }[], checked: readonly number[]): string[] {
+  return steps.filter((_, i) => checked.includes(i)).map((s) => s.title);
+}
+
+// tickedStepsOf reads the ticks remembered for a saved issue.
+export function tickedStepsOf(result: TroubleshootingResult, issueId: number): number[] {
+  return loadCheckedSteps(resultKey(result, issueId), result.steps.length);
+}
+
+export function formatDate(iso: string | null | undefined): string {
+  if (!iso) return '';
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? '' : d.toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' });
+}

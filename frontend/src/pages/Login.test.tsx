@@ -1,0 +1,207 @@
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { Route, Routes } from 'react-router-dom';
+import { describe, expect, it, vi } from 'vitest';
+import { trackLoginAttempt, trackLoginFailure, trackSignUp } from '../analytics';
+import { ApiError } from '../api/client';
+import { AuthActionsContext, AuthContext, signedOutState, type AuthActions } from '../auth/context';
+import type { AuthState } from '../auth/types';
+import { renderWithProviders } from '../test/render';
+import Login, { REDIRECT_DELAY_MS, SIGNUP_TOAST_TEXT, SIGNUP_TOAST_TITLE, loginModeOf } from './Login';
+
+vi.mock('../analytics', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('../analytics')>()),
+  trackLoginAttempt: vi.fn(),
+  trackLoginSuccess: vi.fn(),
+  trackLoginFailure: vi.fn(),
+  trackSignUp: vi.fn(() => ''),
+}));
+
+function fakeActions(overrides: Partial<AuthActions> = {}): AuthActions {
+  return {
+    mode: 'local',
+    signIn: vi.fn(async () => {}),
+    signUp: vi.fn(async () => ({ verificationSent: true })),
+    sendPasswordReset: vi.fn(async () => {}),
+    ...overrides,
+  };
+}
+
+function renderLogin(path: string, actions: AuthActions = fakeActions(), auth: AuthState = signedOutState) {
+  renderWithProviders(
+    <AuthActionsContext.Provider value={actions}>
+      <AuthContext.Provider value={auth}>
+        <Routes>
+          <Route path="/login" element={<Login />} />
+          <Route path="/dashboard" element={<div>dashboard screen</div>} />
+        </Routes>
+      </AuthContext.Provider>
+    </AuthActionsContext.Provider>,
+    { path },
+  );
+  return { actions, user: userEvent.setup() };
+}
+
+// MUI appends ' *' to the labels of required fields.
+const field = (label: string) => screen.getByLabelText(new RegExp(`^${label}[\\s*]*$`)) as HTMLInputElement;
+const fill = (label: string, value: string) => fireEvent.change(field(label), { target: { value } });
+
+describe('/login', { timeout: 20_000 }, () => {
+  it('signs in with the spec texts; Google only when the provider has it', () => {
+    renderLogin('/login');
+    expect(screen.getByRole('heading', { name: 'Welcome Back' })).toBeInTheDocument();
+    expect(field('Email')).toHaveAttribute('type', 'email');
+    expect(field('Email')).toBeRequired();
+    expect(field('Password')).toBeRequired();
+    expect(screen.getByRole('button', { name: 'Forgot password?' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Sign In' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: "Don't have an account? Sign up" })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Continue with Google' })).not.toBeInTheDocument();
+  });
+
+  it('shows Continue with Google in Firebase mode', () => {
+    renderLogin('/login', fakeActions({ mode: 'firebase', signInWithGoogle: vi.fn(async () => ({ isNewUser: false })) }));
+    expect(screen.getByRole('button', { name: 'Continue with Google' })).toBeInTheDocument();
+  });
+
+  it('starts in sign-up mode with mode=signup', () => {
+    renderLogin('/login?mode=signup');
+    expect(screen.getByRole('heading', { name: 'Create Account' })).toBeInTheDocument();
+    expect(field('Display Name')).toBeInTheDocument();
+    expect(field('Confirm Password')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Create Account' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Already have an account? Sign in' })).toBeInTheDocument();
+  });
+
+  it('toggling modes clears the fields and the error', async () => {
+    const signIn = vi.fn(async () => {
+      throw new ApiError(401, 'Unauthorized', '{"error":{"code":"invalid-credential","message":"x"}}');
+    });
+    const { user } = renderLogin('/login', fakeActions({ signIn }));
+    fill('Email', 'ada@example.com');
+    fill('Password', 'wrong-pass');
+    await user.click(screen.getByRole('button', { name: 'Sign In' }));
+    expect(await screen.findByTestId('auth-error')).toHaveTextContent('Incorrect email or password');
+    expect(signIn).toHaveBeenCalledWith('ada@example.com', 'wrong-pass');
+    expect(trackLoginAttempt).toHaveBeenCalledWith('email');
+    expect(trackLoginFailure).toHaveBeenCalledWith('email', 'invalid-credential');
+
+    await user.click(screen.getByRole('button', { name: "Don't have an account? Sign up" }));
+    expect(screen.getByRole('heading', { name: 'Create Account' })).toBeInTheDocument();
+    expect(screen.queryByTestId('auth-error')).not.toBeInTheDocument();
+    expect(field('Email').value).toBe('');
+    expect(field('Password').value).toBe('');
+
+    fill('Email', 'x@example.com');
+    await user.click(screen.getByRole('button', { name: 'Already have an account? Sign in' }));
+    expect(field('Email').value).toBe('');
+  });
+
+  it.each([
+    ['secret1', 'secret2', 'Ada', "Passwords don't match"],
+    ['abc12', 'abc12', 'Ada', 'Password must be at least 6 characters'],
+    ['abc123', 'abc123', '  ', 'Please enter your display name'],
+  ])('validates sign-up (%s / %s / %j)', async (password, confirm, name, message) => {
+    const { user, actions } = renderLogin('/login?mode=signup');
+    fill('Display Name', name);
+    fill('Email', 'ada@example.com');
+    fill('Password', password);
+    fill('Confirm Password', confirm);
+    await user.click(screen.getByRole('button', { name: 'Create Account' }));
+    expect(await screen.findByTestId('auth-error')).toHaveTextContent(message);
+    expect(actions.signUp).not.toHaveBeenCalled();
+  });
+
+  it('after sign-up shows the toast and the verify notice, then goes to /dashboard after 1 s', async () => {
+    const { user, actions } = renderLogin('/login?mode=signup');
+    fill('Display Name', ' Ada Lovelace ');
+    fill('Email', 'ada@example.com');
+    fill('Password', 'secret1');
+    fill('Confirm Password', 'secret1');
+    const started = Date.now();
+    await user.click(screen.getByRole('button', { name: 'Create Account' }));
+    expect(actions.signUp).toHaveBeenCalledWith('ada@example.com', 'secret1', 'Ada Lovelace');
+    expect(trackSignUp).toHaveBeenCalledWith('email');
+    expect(await screen.findByText(SIGNUP_TOAST_TITLE)).toBeInTheDocument();
+    expect(screen.getByText(SIGNUP_TOAST_TEXT)).toBeInTheDocument();
+    expect(screen.getByTestId('auth-success')).toHaveTextContent('check your email to verify');
+    expect(screen.queryByText('dashboard screen')).not.toBeInTheDocument();
+    await screen.findByText('dashboard screen', {}, { timeout: 3000 });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(REDIRECT_DELAY_MS - 50);
+  });
+
+  it('sends an already signed-in visitor to /dashboard at once', () => {
+    const auth: AuthState = {
+      ...signedOutState,
+      user: { id: 1, firebaseUid: null, email: 'a@b.co', displayName: 'A' },
+    };
+    renderLogin('/login', fakeActions(), auth);
+    expect(screen.getByText('dashboard screen')).toBeInTheDocument();
+  });
+
+  it('reset mode: requires an email, then shows success, disables the button and toasts', async () => {
+    const actions = fakeActions({ mode: 'firebase' });
+    const { user } = renderLogin('/login?mode=reset', actions);
+    expect(screen.getByRole('button', { name: 'Back to Sign In' })).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Send Reset Email' }));
+    expect(await screen.findByTestId('auth-error')).toHaveTextContent('Please enter your email address');
+    expect(actions.sendPasswordReset).not.toHaveBeenCalled();
+
+    fill('Email', 'ada@example.com');
+    await user.click(screen.getByRole('button', { name: 'Send Reset Email' }));
+    expect(await screen.findByText('Password Reset Email Sent')).toBeInTheDocument();
+    expect(screen.getByTestId('auth-success')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Send Reset Email' })).toBeDisabled();
+    expect(actions.sendPasswordReset).toHaveBeenCalledWith('ada@example.com');
+  });
+
+  it('reset mode of a local server without email tells who can reset the password', () => {
+    renderLogin('/login?mode=reset');
+    expect(screen.getByTestId('operator-reset')).toHaveTextContent('layerfix user reset-password');
+    expect(screen.queryByRole('button', { name: 'Send Reset Email' })).not.toBeInTheDocument();
+  });
+
+  it('reads the mode of local reset and verification links', () => {
+    const p = (q: string) => new URLSearchParams(q);
+    expect(loginModeOf(p('mode=reset&oobCode=abc'), true)).toBe('new-password');
+    expect(loginModeOf(p('mode=verify&oobCode=abc'), true)).toBe('verify');
+    expect(loginModeOf(p('mode=reset&oobCode=abc'), false)).toBe('reset');
+    expect(loginModeOf(p('mode=verify'), true)).toBe('signin');
+    expect(loginModeOf(p('mode=signup'), false)).toBe('signup');
+  });
+
+  it('a local reset link sets a new password, then asks to sign in', async () => {
+    const calls: string[] = [];
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (url: string, init: RequestInit) => {
+        calls.push(`${url} ${String(init.body)}`);
+        return new Response('{"message":"Your password was changed. Please sign in."}', { status: 200 });
+      }),
+    );
+    try {
+      const { user } = renderLogin('/login?mode=reset&oobCode=code-1');
+      expect(screen.getByRole('heading', { name: 'Choose a New Password' })).toBeInTheDocument();
+      fill('New Password', 'newpass1');
+      fill('Confirm Password', 'newpass1');
+      await user.click(screen.getByRole('button', { name: 'Update Password' }));
+      expect(await screen.findByRole('heading', { name: 'Welcome Back' })).toBeInTheDocument();
+      expect(screen.getByTestId('auth-success')).toHaveTextContent('Your password was changed. Please sign in.');
+      expect(calls).toEqual(['/api/auth/password-update {"oobCode":"code-1","password":"newpass1"}']);
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+
+  it('a local verification link verifies the email once', async () => {
+    const fetchMock = vi.fn(async () => new Response('{"message":"Your email is verified."}', { status: 200 }));
+    vi.stubGlobal('fetch', fetchMock);
+    try {
+      renderLogin('/login?mode=verify&oobCode=v-1');
+      await waitFor(() => expect(screen.getByTestId('auth-success')).toHaveTextContent('Your email is verified.'));
+      expect(fetchMock).toHaveBeenCalledTimes(1);
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+});
