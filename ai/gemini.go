@@ -391,20 +391,6 @@ Rules:
   - steps: 3 to 8 steps, most likely fix first. priority is "high" for the most likely causes, "medium" for ones worth checking, "low" for less common ones. title: a short imperative, at most 80 characters. description: what to do and with which values, at most 600 characters.
   - additionalTips: 2 to 5 short tips that prevent the problem next time.`
 
-// geminiCategoryLabels are the labels of Categories (SPEC section 3).
-var geminiCategoryLabels = map[string]string{
-	"first-layer":         "First Layer Problems",
-	"bed-adhesion":        "Bed Adhesion & Warping",
-	"stringing":           "Stringing & Oozing",
-	"layer-quality":       "Layer Quality & Surface",
-	"support-issues":      "Support & Bridging",
-	"extrusion-issues":    "Extrusion Issues",
-	"mechanical-problems": "Mechanical Problems",
-	"heating-issues":      "Temperature & Heating",
-	"calibration":         "Calibration & Setup",
-	"other":               "Other / I Don't Know",
-}
-
 // geminiResultSchema is the Result shape as a response schema.
 func geminiResultSchema() *genai.Schema {
 	minSteps, maxSteps, maxTips := int64(minGeminiSteps), int64(MaxResultSteps), int64(MaxResultTips)
@@ -459,7 +445,7 @@ func geminiConfig() *genai.GenerateContentConfig {
 // photos, and the knowledge-base candidates as grounding.
 func geminiUserContent(req Request, cands []Candidate) *genai.Content {
 	var b strings.Builder
-	label := geminiCategoryLabels[req.Category]
+	label := CategoryLabels[req.Category]
 	if label == "" {
 		label = "Other / I Don't Know"
 	}
@@ -493,7 +479,7 @@ func geminiUserContent(req Request, cands []Candidate) *genai.Content {
 
 	var history []string
 	for _, f := range req.History {
-		line := fmt.Sprintf("%s (%s): %q", f.ResolvedAt, geminiCategoryLabels[f.Category], geminiClip(f.Description, 300))
+		line := fmt.Sprintf("%s (%s): %q", f.ResolvedAt, CategoryLabels[f.Category], geminiClip(f.Description, 300))
 		if len(f.StepTitles) > 0 {
 			line += "; what worked: " + strings.Join(f.StepTitles, "; ")
 		}

@@ -126,6 +126,18 @@ func pathID(c echo.Context, what string) (int64, error) {
 	return id, nil
 }
 
+// apply copies validated input onto p; a missing nozzle size or filament
+// diameter keeps p's value.
+func (in *printerInput) apply(p *store.Printer) {
+	p.Name, p.Brand, p.BuildVolume = in.Name, in.Brand, in.BuildVolume
+	if in.NozzleSize != nil {
+		p.NozzleSize = *in.NozzleSize
+	}
+	if in.FilamentDiameter != nil {
+		p.FilamentDiameter = *in.FilamentDiameter
+	}
+}
+
 func (h *printersAPI) list(c echo.Context) error {
 	ps, err := h.store.ListPrinters(c.Request().Context(), currentUser(c).ID)
 	if err != nil {
@@ -143,14 +155,8 @@ func (h *printersAPI) create(c echo.Context) error {
 	if fields := in.validate(false); len(fields) > 0 {
 		return validationErr(fields)
 	}
-	p := &store.Printer{UserID: currentUser(c).ID, Name: in.Name, Brand: in.Brand,
-		NozzleSize: defaultNozzle, FilamentDiameter: defaultFilament, BuildVolume: in.BuildVolume}
-	if in.NozzleSize != nil {
-		p.NozzleSize = *in.NozzleSize
-	}
-	if in.FilamentDiameter != nil {
-		p.FilamentDiameter = *in.FilamentDiameter
-	}
+	p := &store.Printer{UserID: currentUser(c).ID, NozzleSize: defaultNozzle, FilamentDiameter: defaultFilament}
+	in.apply(p)
 	if err := h.store.CreatePrinter(c.Request().Context(), p); err != nil {
 		return err
 	}
@@ -177,13 +183,7 @@ func (h *printersAPI) update(c echo.Context) error {
 	if fields := in.validate(true); len(fields) > 0 {
 		return validationErr(fields)
 	}
-	p.Name, p.Brand, p.BuildVolume = in.Name, in.Brand, in.BuildVolume
-	if in.NozzleSize != nil {
-		p.NozzleSize = *in.NozzleSize
-	}
-	if in.FilamentDiameter != nil {
-		p.FilamentDiameter = *in.FilamentDiameter
-	}
+	in.apply(p)
 	if err := h.store.UpdatePrinter(ctx, p); errors.Is(err, store.ErrNotFound) {
 		return notFoundErr("Printer")
 	} else if err != nil {
