@@ -115,6 +115,9 @@ func serve(args []string) error {
 		return fmt.Errorf("LAYERFIX_ADDR: listen on %s: %w", cfg.Addr, err)
 	}
 	log.Info("listening", "addr", l.Addr().String(), "url", "http://"+displayAddr(l.Addr())+cfg.BasePath+"/")
+	// Start-up (knowledge base, dictionary, migrations) leaves garbage
+	// behind; hand it back before idling, which matters on a Pi.
+	debug.FreeOSMemory()
 	return srv.Serve(ctx, l)
 }
 
