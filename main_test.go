@@ -1,0 +1,128 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/layerfix/layerfix/ai"
+	"github.com/layerfix/layerfix/server"
+	"github.com/layerfix/layerfix/store/storetest"
+)
+
+// geminiReply is a generateContent answer whose text is the given JSON.
+func geminiReply(text string) string {
+	b, _ := json.Marshal(map[string]any{"candidates": []any{map[string]any{
+		"content":      map[string]any{"parts": []any{map[string]any{"text": text}}, "role": "model"},
+		"finishReason": "STOP",
+	}}})
+	return string(b)
+}
+
+var geminiSteps = `{"summary":"Gemini sees wet PETG stringing between the towers.","steps":[
+{"title":"GEMINI: dry the PETG at 65 °C for 6 h","description":"Use a filament dryer.","priority":"high"},
+{"title":"GEMINI: raise retraction to 6 mm","description":"Bowden extruder.","priority":"medium"},
+{"title":"GEMINI: lower the nozzle to 235 °C","description":"Print a tower.","priority":"low"}],
+"additionalTips":["Store PETG with desiccant."]}`
+
+// TestTroubleshootWithGemini runs the real wiring of main (Gemini grounded
+// in and falling back to the built-in engine) behind /api/troubleshoot,
+// against a fake Gemini that speaks the REST shape.
+func TestTroubleshootWithGemini(t *testing.T) {
+	const timeout = 1500 * time.Millisecond
+	cases := []struct {
+		name       string
+		fallback   string
+		handler    func(w http.ResponseWriter, r *http.Request)
+		wantStatus int
+		wantGemini bool
+	}{
+		{"good answer", "on", func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, geminiReply(geminiSteps)) }, 200, true},
+		{"always 503", "on", func(w http.ResponseWriter, r *http.Request) {
+			http.Error(w, `{"error":{"code":503,"message":"overloaded","status":"UNAVAILABLE"}}`, 503)
+		}, 200, false},
+		{"garbage", "on", func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, geminiReply("not json at all")) }, 200, false},
+		{"hangs", "on", func(w http.ResponseWriter, r *http.Request) {
+			select {
+			case <-r.Context().Done():
+			case <-time.After(10 * time.Second):
+			}
+		}, 200, false},
+		{"503 with fallback off", "off", func(w http.ResponseWriter, r *http.Request) {
+			http.Error(w, `{"error":{"code":503,"message":"overloaded","status":"UNAVAILABLE"}}`, 503)
+		}, 503, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var calls atomic.Int32
+			fake := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				calls.Add(1)
+				if !strings.HasSuffix(r.URL.Path, ":generateContent") || r.Header.Get("x-goog-api-key") != "k-test" {
+					http.Error(w, "wrong request", 404)
+					return
+				}
+				w.Header().Set("Content-Type", "application/json")
+				c.handler(w, r)
+			}))
+			defer fake.Close()
+			env := map[string]string{
+				"LAYERFIX_GEMINI_API_KEY": "k-test", "LAYERFIX_GEMINI_BASE_URL": fake.URL,
+				"LAYERFIX_GEMINI_TIMEOUT": timeout.String(), "LAYERFIX_AI_FALLBACK": c.fallback,
+			}
+			cfg, err := server.LoadConfig(nil, func(k string) string { return env[k] })
+			if err != nil {
+				t.Fatal(err)
+			}
+			quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
+			an, err := newAnalyzer(context.Background(), cfg, quiet)
+			if err != nil {
+				t.Fatal(err)
+			}
+			srv, err := server.New(cfg, server.Deps{Store: storetest.Open(t), Analyzer: an, Frontend: frontendFS(), Logger: quiet})
+			if err != nil {
+				t.Fatal(err)
+			}
+			body := `{"category":"other","description":"Thin strings and hairs between the towers with new PETG","material":"PETG","nozzleTemp":245,"printerBrand":"Creality Ender 3","images":[]}`
+			req := httptest.NewRequest("POST", "/api/troubleshoot", strings.NewReader(body))
+			req.Header.Set("Content-Type", "application/json")
+			w := httptest.NewRecorder()
+			start := time.Now()
+			srv.Handler().ServeHTTP(w, req)
+			took := time.Since(start)
+			if took > timeout+time.Second {
+				t.Fatalf("answered after %v, more than the timeout plus a second", took)
+			}
+			if w.Code != c.wantStatus {
+				t.Fatalf("status %d: %s", w.Code, w.Body.String())
+			}
+			if calls.Load() == 0 {
+				t.Fatal("Gemini was never called")
+			}
+			if c.wantStatus != 200 {
+				if !strings.Contains(w.Body.String(), "AI analysis service is currently unavailable") {
+					t.Fatalf("503 body %s", w.Body.String())
+				}
+				return
+			}
+			var res ai.Result
+			if err := json.Unmarshal(w.Body.Bytes(), &res); err != nil || len(res.Steps) < 3 {
+				t.Fatalf("result %s", w.Body.String())
+			}
+			fromGemini := strings.HasPrefix(res.Steps[0].Title, "GEMINI:")
+			if fromGemini != c.wantGemini {
+				t.Fatalf("first step %q, want from Gemini = %v", res.Steps[0].Title, c.wantGemini)
+			}
+			if !c.wantGemini && !strings.Contains(strings.ToLower(fmt.Sprint(res.Steps)), "retract") {
+				t.Fatalf("fallback answer is not the engine's diagnosis: %+v", res.Steps)
+			}
+		})
+	}
+}
