@@ -4,15 +4,13 @@
 // route guard, the anonymous usage moved to the new account, the 390 px drawer.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { after, before, describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
+import { describe, test } from 'node:test';
 import { promisify } from 'node:util';
-import { launchBrowser, newPage } from './browser.mjs';
-import { binaryPath, startServer } from './server.mjs';
+import { newPage } from './browser.mjs';
+import { resultsDir, signIn, signUpViaApi, useServerAndBrowser } from './helpers.mjs';
+import { binaryPath } from './server.mjs';
 
-const resultsDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'test-results');
 const shot = (page, name) => page.screenshot({ path: path.join(resultsDir, `auth-${name}.png`), fullPage: true });
 
 const run = promisify(execFile);
@@ -23,33 +21,13 @@ function pathOf(page) {
   return new URL(page.url()).pathname;
 }
 
-async function fillSignIn(page, baseURL, email, password) {
-  await page.goto(`${baseURL}/login`);
-  await page.getByRole('heading', { name: 'Welcome Back' }).waitFor();
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel(/^Password/).fill(password);
-  await page.getByRole('button', { name: 'Sign In', exact: true }).click();
-}
-
 describe('accounts (local mode)', () => {
-  let server;
-  let browser;
-
-  before(async () => {
-    await mkdir(resultsDir, { recursive: true });
-    server = await startServer();
-    browser = await launchBrowser();
-  });
-
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  const env = useServerAndBrowser();
 
   test('a protected screen sends a signed-out visitor to /login', async () => {
-    const { page, errors } = await newPage(browser.context);
+    const { page, errors } = await newPage(env.browser.context);
     for (const route of ['/dashboard', '/issues', '/report-issue', '/subscribe']) {
-      await page.goto(`${server.baseURL}${route}`);
+      await page.goto(`${env.server.baseURL}${route}`);
       await page.getByRole('heading', { name: 'Welcome Back' }).waitFor();
       assert.equal(pathOf(page), '/login', route);
     }
@@ -65,10 +43,10 @@ describe('accounts (local mode)', () => {
 
   test('sign up, reload, sign out, wrong password, unknown email, sign in again', async () => {
     const email = 'ada@example.com';
-    const { page, errors } = await newPage(browser.context);
+    const { page, errors } = await newPage(env.browser.context);
 
     // Local mode never downloads the Firebase SDK.
-    await page.goto(`${server.baseURL}/`);
+    await page.goto(`${env.server.baseURL}/`);
     await page.getByText('AI-Powered 3D Printing Troubleshooter').first().waitFor();
     const scripts = await page.evaluate(() =>
       performance.getEntriesByType('resource').map((e) => e.name).filter((u) => u.endsWith('.js')),
@@ -102,7 +80,7 @@ describe('accounts (local mode)', () => {
     });
     assert.equal(anon, 200, 'anonymous analysis');
 
-    await page.goto(`${server.baseURL}/login?mode=signup`);
+    await page.goto(`${env.server.baseURL}/login?mode=signup`);
     await page.getByRole('heading', { name: 'Create Account' }).waitFor();
     await page.getByLabel('Display Name').fill(NAME);
     await page.getByLabel('Email').fill(email);
@@ -145,22 +123,22 @@ describe('accounts (local mode)', () => {
     assert.equal(await page.evaluate(() => localStorage.getItem('layerfix.session')), null);
 
     // The old token is revoked on the server.
-    const revoked = await fetch(`${server.baseURL}/api/user/profile`, { headers: { Authorization: `Bearer ${session.token}` } });
+    const revoked = await fetch(`${env.server.baseURL}/api/user/profile`, { headers: { Authorization: `Bearer ${session.token}` } });
     assert.equal(revoked.status, 401);
 
-    await fillSignIn(page, server.baseURL, email, 'not-the-password');
+    await signIn(page, env.server.baseURL, email, 'not-the-password');
     const wrong = (await page.getByTestId('auth-error').innerText()).trim();
     assert.equal(wrong, 'Incorrect email or password');
     await shot(page, 'wrong-password-1280');
-    await fillSignIn(page, server.baseURL, 'nobody@example.com', 'not-the-password');
+    await signIn(page, env.server.baseURL, 'nobody@example.com', 'not-the-password');
     assert.equal((await page.getByTestId('auth-error').innerText()).trim(), wrong, 'unknown email: the same answer');
 
-    await fillSignIn(page, server.baseURL, email, PASSWORD);
+    await signIn(page, env.server.baseURL, email, PASSWORD);
     await page.waitForURL('**/dashboard');
     await accountButton.waitFor();
 
     // A signed-in visitor to /login goes to /dashboard at once.
-    await page.goto(`${server.baseURL}/login`);
+    await page.goto(`${env.server.baseURL}/login`);
     await page.waitForURL('**/dashboard');
     assert.deepEqual(errors.map(String), []);
     await page.close();
@@ -168,21 +146,16 @@ describe('accounts (local mode)', () => {
 
   test('390 px: the drawer shows the user, Subscription and Sign Out', async () => {
     const email = 'grace@example.com';
-    const res = await fetch(`${server.baseURL}/api/auth/signup`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ email, password: PASSWORD, displayName: 'Grace Hopper' }),
-    });
-    assert.equal(res.status, 201);
+    await signUpViaApi(env.server.baseURL, { email, password: PASSWORD, displayName: 'Grace Hopper' });
 
-    const { page, errors } = await newPage(browser.context, { width: 390, height: 844 });
+    const { page, errors } = await newPage(env.browser.context, { width: 390, height: 844 });
     // The browser profile is shared: forget the previous test's session.
-    await page.goto(`${server.baseURL}/features`);
+    await page.goto(`${env.server.baseURL}/features`);
     await page.evaluate(() => localStorage.clear());
-    await page.goto(`${server.baseURL}/login`);
+    await page.goto(`${env.server.baseURL}/login`);
     await page.getByRole('heading', { name: 'Welcome Back' }).waitFor();
     await shot(page, 'login-390');
-    await fillSignIn(page, server.baseURL, email, PASSWORD);
+    await signIn(page, env.server.baseURL, email, PASSWORD);
     await page.waitForURL('**/dashboard');
     const open = page.getByRole('button', { name: 'Open menu' });
     await open.waitFor();
@@ -209,22 +182,17 @@ describe('accounts (local mode)', () => {
   });
   test("the operator's reset link sets a new password", async () => {
     const email = 'linus@example.com';
-    const res = await fetch(`${server.baseURL}/api/auth/signup`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ email, password: PASSWORD, displayName: 'Linus' }),
-    });
-    assert.equal(res.status, 201);
+    await signUpViaApi(env.server.baseURL, { email, password: PASSWORD, displayName: 'Linus' });
     const { stdout } = await run(binaryPath, ['user', 'reset-password', email], {
-      env: { ...process.env, LAYERFIX_DATA_DIR: server.dataDir },
+      env: { ...process.env, LAYERFIX_DATA_DIR: env.server.dataDir },
     });
     const code = new URL(stdout.trim().split(/\s+/).find((w) => w.includes('oobCode='))).searchParams.get('oobCode');
     assert.ok(code, stdout);
 
-    const { page, errors } = await newPage(browser.context);
-    await page.goto(`${server.baseURL}/features`);
+    const { page, errors } = await newPage(env.browser.context);
+    await page.goto(`${env.server.baseURL}/features`);
     await page.evaluate(() => localStorage.clear());
-    await page.goto(`${server.baseURL}/login?mode=reset&oobCode=${encodeURIComponent(code)}`);
+    await page.goto(`${env.server.baseURL}/login?mode=reset&oobCode=${encodeURIComponent(code)}`);
     await page.getByRole('heading', { name: 'Choose a New Password' }).waitFor();
     await page.getByLabel(/^New Password/).fill('a-brand-new-secret');
     await page.getByLabel(/^Confirm Password/).fill('a-brand-new-secret');
@@ -233,9 +201,9 @@ describe('accounts (local mode)', () => {
     assert.match(await page.getByTestId('auth-success').innerText(), /Please sign in/);
     assert.equal(new URL(page.url()).search, '', 'the used code leaves the address bar');
 
-    await fillSignIn(page, server.baseURL, email, PASSWORD);
+    await signIn(page, env.server.baseURL, email, PASSWORD);
     await page.getByTestId('auth-error').waitFor();
-    await fillSignIn(page, server.baseURL, email, 'a-brand-new-secret');
+    await signIn(page, env.server.baseURL, email, 'a-brand-new-secret');
     await page.waitForURL('**/dashboard');
     assert.deepEqual(errors.map(String), []);
     await page.close();

@@ -4,63 +4,33 @@
 // `layerfix user set-tier EMAIL pro` lifts the dashboard to 50.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { after, before, describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
+import { describe, test } from 'node:test';
 import { promisify } from 'node:util';
-import { launchBrowser, newPage } from './browser.mjs';
-import { binaryPath, startServer } from './server.mjs';
+import { newPage } from './browser.mjs';
+import { resultsDir, signIn, signUpViaApi, useServerAndBrowser } from './helpers.mjs';
+import { binaryPath } from './server.mjs';
 
-const resultsDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'test-results');
 const run = promisify(execFile);
 
 const EMAIL = 'maker@example.com';
 const PASSWORD = 'benchy-3d-printer';
-
-async function signUp(baseURL) {
-  const res = await fetch(`${baseURL}/api/auth/signup`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ email: EMAIL, password: PASSWORD, displayName: 'Marta Maker' }),
-  });
-  assert.equal(res.status, 201, await res.text());
-}
-
-async function signIn(page, baseURL) {
-  await page.goto(`${baseURL}/login`);
-  await page.getByLabel('Email').fill(EMAIL);
-  await page.getByLabel(/^Password/).fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign In', exact: true }).click();
-  await page.waitForURL('**/dashboard');
-}
 
 async function usageCredits(page) {
   return (await page.getByTestId('usage-credits').innerText()).trim();
 }
 
 describe('plans and usage with billing off', () => {
-  let server;
-  let browser;
-
-  before(async () => {
-    await mkdir(resultsDir, { recursive: true });
-    server = await startServer();
-    browser = await launchBrowser();
-  });
-
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  const env = useServerAndBrowser();
 
   test('usage card, plans, billing-off message and an operator-granted plan', async () => {
-    const { baseURL, dataDir } = server;
-    await signUp(baseURL);
-    const { page, errors } = await newPage(browser.context);
+    const { baseURL, dataDir } = env.server;
+    await signUpViaApi(baseURL, { email: EMAIL, password: PASSWORD, displayName: 'Marta Maker' });
+    const { page, errors } = await newPage(env.browser.context);
 
     // The dashboard usage card of a new account.
-    await signIn(page, baseURL);
+    await signIn(page, baseURL, EMAIL, PASSWORD);
+    await page.waitForURL('**/dashboard');
     const card = page.getByTestId('usage-card');
     await card.waitFor({ timeout: 15_000 });
     assert.equal(await usageCredits(page), '0 of 3 credits');

@@ -1,14 +1,13 @@
 // End-to-end checks of the app shell against the real binary (issue 2).
 import assert from 'node:assert/strict';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { launchBrowser, newPage } from './browser.mjs';
+import { resultsDir, useServerAndBrowser } from './helpers.mjs';
 import { startServer } from './server.mjs';
 
-const resultsDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'test-results');
 
 const TAGLINE = 'AI-powered 3D printer troubleshooting for makers worldwide';
 const FOOTER_LINKS = ['/privacy-policy', '/terms-of-service', '/pricing', '/features'];
@@ -44,23 +43,11 @@ async function expectShell(page, errors, url) {
 }
 
 describe('app shell', () => {
-  let server;
-  let browser;
-
-  before(async () => {
-    await mkdir(resultsDir, { recursive: true });
-    server = await startServer();
-    browser = await launchBrowser();
-  });
-
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  const env = useServerAndBrowser();
 
   test('every spec route answers 200 with the app', async () => {
     for (const [route] of ROUTES) {
-      const res = await fetch(server.baseURL + route);
+      const res = await fetch(env.server.baseURL + route);
       assert.equal(res.status, 200, route);
       assert.match(res.headers.get('content-type') ?? '', /text\/html/, route);
       const html = await res.text();
@@ -71,11 +58,11 @@ describe('app shell', () => {
   });
 
   test('every spec route renders with the footer and no page errors', async () => {
-    const { page, errors } = await newPage(browser.context);
+    const { page, errors } = await newPage(env.browser.context);
     try {
       for (const [route, text] of ROUTES) {
         errors.length = 0;
-        await page.goto(server.baseURL + route, { waitUntil: 'load' });
+        await page.goto(env.server.baseURL + route, { waitUntil: 'load' });
         if (text) await page.getByText(text).first().waitFor({ timeout: 15_000 });
         await expectShell(page, errors, route);
       }
@@ -85,9 +72,9 @@ describe('app shell', () => {
   });
 
   test('an unknown route shows the not-found screen', async () => {
-    const { page, errors } = await newPage(browser.context);
+    const { page, errors } = await newPage(env.browser.context);
     try {
-      await page.goto(`${server.baseURL}/no-such-page`);
+      await page.goto(`${env.server.baseURL}/no-such-page`);
       await page.getByRole('heading', { name: '404 Page Not Found' }).waitFor({ timeout: 15_000 });
       assert.equal(await page.getByText(/forget to add the page to the router/).count(), 1);
       await page.locator('footer').getByText(TAGLINE).waitFor();
@@ -98,9 +85,9 @@ describe('app shell', () => {
   });
 
   test('navigation links move between screens and highlight the current one', async () => {
-    const { page, errors } = await newPage(browser.context);
+    const { page, errors } = await newPage(env.browser.context);
     try {
-      await page.goto(`${server.baseURL}/features`);
+      await page.goto(`${env.server.baseURL}/features`);
       const nav = page.getByRole('navigation', { name: 'Main' });
       await nav.getByRole('link', { name: 'Pricing' }).click();
       await page.waitForURL(/\/pricing$/);
@@ -116,11 +103,11 @@ describe('app shell', () => {
   });
 
   test('the pricing page shows the server prices and limits', async () => {
-    const pricing = await (await fetch(`${server.baseURL}/api/pricing`)).json();
-    const limits = await (await fetch(`${server.baseURL}/api/usage-limits`)).json();
-    const { page } = await newPage(browser.context);
+    const pricing = await (await fetch(`${env.server.baseURL}/api/pricing`)).json();
+    const limits = await (await fetch(`${env.server.baseURL}/api/usage-limits`)).json();
+    const { page } = await newPage(env.browser.context);
     try {
-      await page.goto(`${server.baseURL}/pricing`);
+      await page.goto(`${env.server.baseURL}/pricing`);
       for (const { tier, amount } of pricing) {
         const card = page.getByTestId(`plan-${tier}`);
         const price = Number.isInteger(amount) ? `$${amount}` : `$${amount.toFixed(2)}`;
@@ -133,9 +120,9 @@ describe('app shell', () => {
   });
 
   test('the mobile menu opens at 390 px', async () => {
-    const { page, errors } = await newPage(browser.context, { width: 390, height: 844 });
+    const { page, errors } = await newPage(env.browser.context, { width: 390, height: 844 });
     try {
-      await page.goto(`${server.baseURL}/features`);
+      await page.goto(`${env.server.baseURL}/features`);
       await page.getByRole('button', { name: 'Open menu' }).click();
       const drawer = page.getByRole('navigation', { name: 'Mobile' });
       await drawer.getByRole('link', { name: 'Pricing' }).click();
@@ -154,15 +141,15 @@ describe('app shell', () => {
         ['/features', 'features'],
         ['/pricing', 'pricing'],
       ]) {
-        const { page, errors } = await newPage(browser.context, { width, height: width < 600 ? 844 : 800 });
+        const { page, errors } = await newPage(env.browser.context, { width, height: width < 600 ? 844 : 800 });
         const scripts = [];
         page.on('response', async (res) => {
-          if (res.request().resourceType() === 'script' && res.url().startsWith(server.origin)) {
+          if (res.request().resourceType() === 'script' && res.url().startsWith(env.server.origin)) {
             scripts.push(res.body().then((b) => ({ url: res.url(), raw: b.length, gzip: gzipSync(b, { level: 9 }).length })));
           }
         });
         try {
-          await page.goto(server.baseURL + route, { waitUntil: 'networkidle' });
+          await page.goto(env.server.baseURL + route, { waitUntil: 'networkidle' });
           await page.locator('footer').getByText(TAGLINE).waitFor();
           await page.screenshot({ path: path.join(resultsDir, `${name}-${width}.png`), fullPage: true });
           assert.deepEqual(errors.map(String), []);

@@ -1,43 +1,13 @@
 // End-to-end check of the anonymous troubleshooting flow against the real binary (issue 3):
 // the home form, the results, sharing, the credits badge and the monthly limit.
 import assert from 'node:assert/strict';
-import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { after, before, describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
-import zlib from 'node:zlib';
+import { before, describe, test } from 'node:test';
 import { launchBrowser, newPage } from './browser.mjs';
+import { makePng, resultsDir, useServerAndBrowser } from './helpers.mjs';
 import { startServer } from './server.mjs';
 
-const resultsDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'test-results');
 const LABELS = new Set(['Most Likely', 'Worth Checking', 'Less Common']);
-
-// makePng encodes a w×h RGB gradient as a PNG, so the test needs no fixture file.
-function makePng(w, h) {
-  const chunk = (type, data) => {
-    const len = Buffer.alloc(4);
-    len.writeUInt32BE(data.length);
-    const body = Buffer.concat([Buffer.from(type), data]);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(zlib.crc32(body));
-    return Buffer.concat([len, body, crc]);
-  };
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(w, 0);
-  ihdr.writeUInt32BE(h, 4);
-  ihdr.set([8, 2, 0, 0, 0], 8); // 8-bit RGB
-  const raw = Buffer.alloc((w * 3 + 1) * h);
-  for (let y = 0; y < h; y++) {
-    const row = y * (w * 3 + 1);
-    for (let x = 0; x < w; x++) raw.set([(x * 255) / w, (y * 255) / h, 120], row + 1 + x * 3);
-  }
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', ihdr),
-    chunk('IDAT', zlib.deflateSync(raw)),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
-}
 
 // jpegSize reads width and height from a JPEG's start-of-frame marker.
 function jpegSize(buf) {
@@ -77,24 +47,15 @@ async function analyze(page, base, form) {
 }
 
 describe('anonymous troubleshooting', () => {
-  let server;
-  let browser;
+  const env = useServerAndBrowser();
 
   before(async () => {
-    await mkdir(resultsDir, { recursive: true });
-    server = await startServer();
-    browser = await launchBrowser();
-    await browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.origin });
-  });
-
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
+    await env.browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: env.server.origin });
   });
 
   test('analyse, share, and run into the monthly limit', async () => {
-    const base = server.baseURL;
-    const { page, errors } = await newPage(browser.context);
+    const base = env.server.baseURL;
+    const { page, errors } = await newPage(env.browser.context);
 
     await page.goto(`${base}/`);
     await page.getByTestId('credits-badge').waitFor({ timeout: 15_000 });
@@ -158,12 +119,12 @@ describe('anonymous troubleshooting', () => {
     await page.keyboard.press('Escape');
     await page.getByRole('dialog').waitFor({ state: 'detached' });
 
-    // Share: the banner's link opens the guide in a fresh browser.
+    // Share: the banner's link opens the guide in a fresh env.browser.
     const summary = await page.getByRole('region', { name: 'Issue Analysis' }).locator('p').innerText();
     await page.getByRole('button', { name: 'Share', exact: true }).click();
     await page.getByTestId('share-banner').waitFor();
     const link = await page.getByTestId('share-link').inputValue();
-    assert.match(link, new RegExp(`^${server.baseURL}/share/[A-Za-z0-9_-]{22,}$`));
+    assert.match(link, new RegExp(`^${env.server.baseURL}/share/[A-Za-z0-9_-]{22,}$`));
     await page.getByRole('button', { name: 'Copy' }).click();
     await page.getByRole('button', { name: 'Copied!' }).waitFor();
     assert.equal(await page.evaluate(() => navigator.clipboard.readText()), link);
@@ -193,7 +154,7 @@ describe('anonymous troubleshooting', () => {
 
     // Second analysis, then a second tab still shows the form at 2/3.
     await analyze(page, base, { brand: 'Prusa MK4', description: "First layer won't stick, corners curl up on the PEI sheet." });
-    const { page: other } = await newPage(browser.context);
+    const { page: other } = await newPage(env.browser.context);
     await other.goto(`${base}/preview`);
     await other.getByTestId('credits-badge').waitFor();
     assert.equal(await badgeText(other), '2/3 free credits used');

@@ -2,48 +2,18 @@
 // printer, report an issue with a photo, tick two steps, resolve, find it in /issues, share it and
 // open the link signed out.
 import assert from 'node:assert/strict';
-import { mkdir, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { after, before, describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
-import zlib from 'node:zlib';
+import { describe, test } from 'node:test';
 import { launchBrowser, newPage } from './browser.mjs';
-import { startServer } from './server.mjs';
+import { makePng, resultsDir, useServerAndBrowser } from './helpers.mjs';
 
-const resultsDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'test-results');
 const WIDTHS = [
   { name: 'mobile', width: 390, height: 844 },
   { name: 'desktop', width: 1280, height: 800 },
 ];
 const OWNER = { name: 'Ada Lovelace', email: 'ada.workspace@example.com', password: 'filament-42' };
 const PRINTER = { name: 'Workshop Ender', brand: 'Creality Ender 3 V2', volume: '220 x 220 x 250' };
-
-// makePng encodes a w×h RGB gradient as a PNG, so the test needs no fixture file.
-function makePng(w, h) {
-  const chunk = (type, data) => {
-    const len = Buffer.alloc(4);
-    len.writeUInt32BE(data.length);
-    const body = Buffer.concat([Buffer.from(type), data]);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(zlib.crc32(body));
-    return Buffer.concat([len, body, crc]);
-  };
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(w, 0);
-  ihdr.writeUInt32BE(h, 4);
-  ihdr.set([8, 2, 0, 0, 0], 8);
-  const raw = Buffer.alloc((w * 3 + 1) * h);
-  for (let y = 0; y < h; y++) {
-    const row = y * (w * 3 + 1);
-    for (let x = 0; x < w; x++) raw.set([(x * 255) / w, 90, (y * 255) / h], row + 1 + x * 3);
-  }
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', ihdr),
-    chunk('IDAT', zlib.deflateSync(raw)),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
-}
 
 async function shoot(page, name) {
   for (const v of WIDTHS) {
@@ -55,23 +25,11 @@ async function shoot(page, name) {
 }
 
 describe('signed-in workspace', () => {
-  let server;
-  let browser;
-
-  before(async () => {
-    await mkdir(resultsDir, { recursive: true });
-    server = await startServer();
-    browser = await launchBrowser();
-  });
-
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  const env = useServerAndBrowser();
 
   test('printer, issue with photo, two ticked steps, resolve, issue log, share', { timeout: 180_000 }, async () => {
-    const base = server.baseURL;
-    const { page, errors } = await newPage(browser.context);
+    const base = env.server.baseURL;
+    const { page, errors } = await newPage(env.browser.context);
 
     // Sign up through the login screen.
     await page.goto(`${base}/login?mode=signup`);
@@ -138,7 +96,7 @@ describe('signed-in workspace', () => {
     await page.waitForURL('**/troubleshooting-results');
     await page.getByRole('heading', { name: 'Issue Analysis' }).waitFor({ timeout: 20_000 });
 
-    // The saved issue shows its photo from the server.
+    // The saved issue shows its photo from the env.server.
     await page.getByRole('button', { name: 'Original Issue Details' }).click();
     const photo = page.getByRole('img', { name: 'Photo 1' });
     await photo.waitFor();

@@ -45,10 +45,8 @@ export interface PrinterInput {
   buildVolume?: string | null;
 }
 
-export interface Issue {
-  id: number;
-  userId: number;
-  printerId: number | null;
+/** What a user tells about a failed print: the fields every issue form sends (SPEC section 5). */
+export interface IssueFields {
   category: string;
   description: string;
   material: string | null;
@@ -57,6 +55,12 @@ export interface Issue {
   layerHeight: number | null;
   printSpeed: number | null;
   infill: number | null;
+}
+
+export interface Issue extends IssueFields {
+  id: number;
+  userId: number;
+  printerId: number | null;
   photoUrls: string[];
   aiChecklist: TroubleshootingResult | null;
   status: IssueStatus;
@@ -67,16 +71,8 @@ export interface Issue {
   printer?: { name: string; brand: string } | null;
 }
 
-export interface IssueInput {
+export interface IssueInput extends IssueFields {
   printerId: number;
-  category: string;
-  description: string;
-  material: string | null;
-  nozzleTemp: number | null;
-  bedTemp: number | null;
-  layerHeight: number | null;
-  printSpeed: number | null;
-  infill: number | null;
   photoUrls: string[];
 }
 
@@ -85,15 +81,7 @@ export interface ResolveInput {
   resolutionNotes: string;
 }
 
-export interface TroubleshootInput {
-  category: string;
-  description: string;
-  material: string | null;
-  nozzleTemp: number | null;
-  bedTemp: number | null;
-  layerHeight: number | null;
-  printSpeed: number | null;
-  infill: number | null;
+export interface TroubleshootInput extends IssueFields {
   printerBrand: string;
   /** Base64 JPEG strings, downscaled to 800 px at quality 0.7. */
   images: string[];

@@ -6,7 +6,7 @@ import Container from '@mui/material/Container';
 import Typography from '@mui/material/Typography';
 import { trackViewContent } from '../analytics';
 import { config } from '../config';
-import { PlanCard } from '../components/pricing/PlanCard';
+import { PlanCard, PlanGrid } from '../components/pricing/PlanCard';
 import { usePlans } from '../hooks/usePlans';
 import { useAuth } from '../auth/useAuth';
 import SubscribeScreen from '../features/billing/SubscribeScreen';
@@ -39,15 +39,7 @@ function PublicPricing() {
           you can analyze each month.
         </Typography>
       </Box>
-      <Box
-        sx={{
-          display: 'grid',
-          gap: 3,
-          gridTemplateColumns: { xs: '1fr', sm: 'repeat(2, minmax(0, 1fr))', lg: 'repeat(4, minmax(0, 1fr))' },
-          pt: 1.5,
-          alignItems: 'stretch',
-        }}
-      >
+      <PlanGrid>
         {plans.map((plan) => (
           <PlanCard
             key={plan.tier}
@@ -66,7 +58,7 @@ function PublicPricing() {
             }
           />
         ))}
-      </Box>
+      </PlanGrid>
       <Typography variant="body2" color="text.secondary" sx={{ textAlign: 'center', mt: 5 }}>
         Prices in USD per month. {`Anonymous visitors get ${config.anonMonthlyLimit} free analyses a month, with no sign-up or credit card.`}
       </Typography>

@@ -93,3 +93,20 @@ export function PlanCard({ plan, loading = false, action }: Props) {
     </Card>
   );
 }
+
+/** The plan cards side by side: one column on phones, two on tablets, four on wide screens. */
+export function PlanGrid({ children }: { children: ReactNode }) {
+  return (
+    <Box
+      sx={{
+        display: 'grid',
+        gap: 3,
+        gridTemplateColumns: { xs: '1fr', sm: 'repeat(2, minmax(0, 1fr))', lg: 'repeat(4, minmax(0, 1fr))' },
+        pt: 1.5,
+        alignItems: 'stretch',
+      }}
+    >
+      {children}
+    </Box>
+  );
+}

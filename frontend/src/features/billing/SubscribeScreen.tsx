@@ -27,7 +27,7 @@ import {
 import type { UsageLimits } from '../../api/types';
 import { trackAddToCart, trackPurchase, trackViewContent } from '../../analytics';
 import { useAuth } from '../../auth/useAuth';
-import { PlanCard } from '../../components/pricing/PlanCard';
+import { PlanCard, PlanGrid } from '../../components/pricing/PlanCard';
 import { useToast } from '../../components/Toast';
 import { config } from '../../config';
 import { usePlans } from '../../hooks/usePlans';
@@ -299,15 +299,7 @@ export default function SubscribeScreen() {
         )}
       </Box>
 
-      <Box
-        sx={{
-          display: 'grid',
-          gap: 3,
-          gridTemplateColumns: { xs: '1fr', sm: 'repeat(2, minmax(0, 1fr))', lg: 'repeat(4, minmax(0, 1fr))' },
-          pt: 1.5,
-          alignItems: 'stretch',
-        }}
-      >
+      <PlanGrid>
         {plans.map((plan) => {
           const isCurrent = planAction(current, plan.tier, hasSubscription) === 'current';
           return (
@@ -326,7 +318,7 @@ export default function SubscribeScreen() {
             </Box>
           );
         })}
-      </Box>
+      </PlanGrid>
 
       {isPaid && hasSubscription && !cancelAtPeriodEnd && (
         <Box sx={{ textAlign: 'center', mt: 4 }}>

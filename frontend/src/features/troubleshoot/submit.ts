@@ -1,22 +1,12 @@
 import { troubleshoot, type TroubleshootInput } from '../../api/client';
+import { issueFields } from '../issueform/validation';
 import { downscaleImage, stripDataUrl } from './images';
 import { attachPhotos, startAnalysis, type IssueDetails } from './session';
-import { numberOrNull, type TroubleshootFormValues } from './validation';
+import type { TroubleshootFormValues } from './validation';
 
 // issueFromForm is the issue as the results screen shows it.
 export function issueFromForm(v: TroubleshootFormValues): IssueDetails {
-  return {
-    printerBrand: v.printerBrand.trim(),
-    category: v.category,
-    description: v.description.trim(),
-    material: v.material.trim() || null,
-    nozzleTemp: numberOrNull(v.nozzleTemp),
-    bedTemp: numberOrNull(v.bedTemp),
-    layerHeight: numberOrNull(v.layerHeight),
-    printSpeed: numberOrNull(v.printSpeed),
-    infill: numberOrNull(v.infill),
-    photos: [],
-  };
+  return { printerBrand: v.printerBrand.trim(), ...issueFields(v), photos: [] };
 }
 
 export function buildPayload(issue: IssueDetails, images: string[]): TroubleshootInput {

@@ -1,56 +1,18 @@
-// Client-side validation of the anonymous issue form (SPEC section 5).
+// Client-side validation of the anonymous issue form (SPEC section 5): the shared issue rules
+// plus a required printer brand.
+import { EMPTY_DETAILS, validateIssueDetails, type IssueDetailsValues } from '../issueform/validation';
 
-export interface TroubleshootFormValues {
+export interface TroubleshootFormValues extends IssueDetailsValues {
   printerBrand: string;
-  category: string;
-  description: string;
-  material: string;
-  nozzleTemp: string;
-  bedTemp: string;
-  layerHeight: string;
-  printSpeed: string;
-  infill: string;
 }
 
 export type FieldErrors = Partial<Record<keyof TroubleshootFormValues, string>>;
 
-export const EMPTY_FORM: TroubleshootFormValues = {
-  printerBrand: '',
-  category: 'other',
-  description: '',
-  material: '',
-  nozzleTemp: '',
-  bedTemp: '',
-  layerHeight: '',
-  printSpeed: '',
-  infill: '',
-};
+export const EMPTY_FORM: TroubleshootFormValues = { printerBrand: '', ...EMPTY_DETAILS };
 
-export const DESCRIPTION_MIN = 10;
-export const DESCRIPTION_MAX = 2000;
-export const MATERIAL_MAX = 50;
 export const BRAND_MAX = 100;
 
-// Letters, digits, whitespace and - _ . , ! ? ( ) [ ] : ; quotes / \ (typographic quotes included,
-// since phone keyboards type them). Whitespace is the server's: tab, newlines, form feed, space.
-const DESCRIPTION_CHARS = /^[\p{L}\p{M}\p{Nd}\t\n\f\r \-_.,!?()[\]:;'"‘’“”/\\]*$/u;
-const MATERIAL_CHARS = /^[\p{L}\p{M}\p{Nd}\t\n\f\r \-_.+]*$/u;
 const CONTROL_CHARS = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/;
-
-interface NumericRule {
-  field: 'nozzleTemp' | 'bedTemp' | 'layerHeight' | 'printSpeed' | 'infill';
-  min: number;
-  max: number;
-  message: string;
-}
-
-export const NUMERIC_RULES: readonly NumericRule[] = [
-  { field: 'nozzleTemp', min: 0, max: 500, message: 'Nozzle temperature must be between 0 and 500 °C' },
-  { field: 'bedTemp', min: 0, max: 200, message: 'Bed temperature must be between 0 and 200 °C' },
-  { field: 'layerHeight', min: 0.05, max: 1, message: 'Layer height must be between 0.05 and 1 mm' },
-  { field: 'printSpeed', min: 1, max: 300, message: 'Print speed must be between 1 and 300 mm/s' },
-  { field: 'infill', min: 0, max: 100, message: 'Infill must be between 0 and 100 %' },
-];
 
 export function validateTroubleshootForm(v: TroubleshootFormValues): FieldErrors {
   const errors: FieldErrors = {};
@@ -62,39 +24,5 @@ export function validateTroubleshootForm(v: TroubleshootFormValues): FieldErrors
   } else if (CONTROL_CHARS.test(brand)) {
     errors.printerBrand = 'Brand contains invalid characters';
   }
-  if (!v.category) {
-    errors.category = 'Please select an issue category';
-  }
-  const description = v.description.trim();
-  const length = [...description].length;
-  if (length < DESCRIPTION_MIN) {
-    errors.description = 'Please provide a detailed description (at least 10 characters)';
-  } else if (length > DESCRIPTION_MAX) {
-    errors.description = 'Description must be less than 2000 characters';
-  } else if (!DESCRIPTION_CHARS.test(description)) {
-    errors.description = 'Description contains invalid characters';
-  }
-  const material = v.material.trim();
-  if ([...material].length > MATERIAL_MAX) {
-    errors.material = 'Material must be less than 50 characters';
-  } else if (!MATERIAL_CHARS.test(material)) {
-    errors.material = 'Material contains invalid characters';
-  }
-  for (const rule of NUMERIC_RULES) {
-    const raw = v[rule.field].trim();
-    if (raw === '') continue;
-    const n = Number(raw);
-    if (!Number.isFinite(n) || n < rule.min || n > rule.max) {
-      errors[rule.field] = rule.message;
-    }
-  }
-  return errors;
-}
-
-// numberOrNull turns an optional numeric field into the payload value: null when empty.
-export function numberOrNull(raw: string): number | null {
-  const s = raw.trim();
-  if (s === '') return null;
-  const n = Number(s);
-  return Number.isFinite(n) ? n : null;
+  return { ...errors, ...validateIssueDetails(v) };
 }

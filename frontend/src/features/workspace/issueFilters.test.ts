@@ -1,30 +1,10 @@
 import { describe, expect, test } from 'vitest';
 import type { Issue } from '../../api/client';
+import { testIssue } from '../../test/fixtures';
 import { distinctPrinterNames, filterIssues, filtersActive, NO_FILTERS } from './issueFilters';
 
 function issue(id: number, createdAt: Date, patch: Partial<Issue> = {}): Issue {
-  return {
-    id,
-    userId: 1,
-    printerId: 1,
-    category: 'other',
-    description: 'something went wrong',
-    material: null,
-    nozzleTemp: null,
-    bedTemp: null,
-    layerHeight: null,
-    printSpeed: null,
-    infill: null,
-    photoUrls: [],
-    aiChecklist: null,
-    status: 'pending',
-    resolvedAt: null,
-    workingRecommendations: [],
-    resolutionNotes: null,
-    createdAt: createdAt.toISOString(),
-    printer: { name: 'Ender', brand: 'Creality' },
-    ...patch,
-  };
+  return testIssue({ id, createdAt: createdAt.toISOString(), printer: { name: 'Ender', brand: 'Creality' }, ...patch });
 }
 
 // Local times, as the date inputs are read in the user's time zone.

@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 
 const ue = userEvent.setup({ delay: null });
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
+import { testIssue } from '../../test/fixtures';
 import { renderWithProviders, stubFetch } from '../../test/render';
 import Dashboard from '../../pages/Dashboard';
 import Issues from '../../pages/Issues';
@@ -15,25 +16,11 @@ vi.mock('../../auth/useAuth', () => ({
 vi.mock('../usage/UsageCard', () => ({ UsageCard: () => <div>usage card</div> }));
 
 const printer = { id: 3, name: 'Workshop Ender', brand: 'Creality', nozzleSize: 0.4, buildVolume: '220×220×250' };
-const base = {
-  userId: 1,
-  category: 'stringing',
-  material: null,
-  nozzleTemp: null,
-  bedTemp: null,
-  layerHeight: null,
-  printSpeed: null,
-  infill: null,
-  photoUrls: [],
-  aiChecklist: { summary: 's', steps: [], additionalTips: [] },
-  workingRecommendations: [],
-  resolutionNotes: null,
-  resolvedAt: null,
-};
+const base = { category: 'stringing', aiChecklist: { summary: 's', steps: [], additionalTips: [] } };
 const issues = [
-  { ...base, id: 1, printerId: 3, status: 'pending', description: 'Strings between towers', createdAt: '2025-03-01T10:00:00Z', printer },
-  { ...base, id: 2, printerId: 3, status: 'in-progress', description: 'More strings', createdAt: '2025-03-05T10:00:00Z', printer },
-  {
+  testIssue({ ...base, id: 1, printerId: 3, status: 'pending', description: 'Strings between towers', createdAt: '2025-03-01T10:00:00Z', printer }),
+  testIssue({ ...base, id: 2, printerId: 3, status: 'in-progress', description: 'More strings', createdAt: '2025-03-05T10:00:00Z', printer }),
+  testIssue({
     ...base,
     id: 3,
     printerId: null,
@@ -43,8 +30,8 @@ const issues = [
     resolvedAt: '2025-03-10T10:00:00Z',
     workingRecommendations: ['Use a brim'],
     printer: null,
-  },
-  { ...base, id: 4, printerId: 3, status: 'resolved', description: 'Blobs', createdAt: '2025-03-11T10:00:00Z', printer },
+  }),
+  testIssue({ ...base, id: 4, printerId: 3, status: 'resolved', description: 'Blobs', createdAt: '2025-03-11T10:00:00Z', printer }),
 ];
 
 beforeEach(() => {

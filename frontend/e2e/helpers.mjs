@@ -1,0 +1,77 @@
+// Shared e2e helpers: one real server and one browser per test file, sign-up and sign-in, and a
+// generated PNG, so the test files hold only their flows.
+import assert from 'node:assert/strict';
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { after, before } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import zlib from 'node:zlib';
+import { launchBrowser } from './browser.mjs';
+import { startServer } from './server.mjs';
+
+/** Where screenshots and measurements go: frontend/test-results. */
+export const resultsDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'test-results');
+
+/**
+ * Call inside describe(): starts the real binary and a browser before the suite and stops both
+ * after it. Returns { server, browser }, filled in once the suite starts.
+ */
+export function useServerAndBrowser() {
+  const env = { server: undefined, browser: undefined };
+  before(async () => {
+    await mkdir(resultsDir, { recursive: true });
+    env.server = await startServer();
+    env.browser = await launchBrowser();
+  });
+  after(async () => {
+    await env.browser?.close();
+    await env.server?.stop();
+  });
+  return env;
+}
+
+/** Creates a local account through the API (201 expected). */
+export async function signUpViaApi(baseURL, { email, password, displayName }) {
+  const res = await fetch(`${baseURL}/api/auth/signup`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ email, password, displayName }),
+  });
+  assert.equal(res.status, 201, await res.text());
+}
+
+/** Fills and sends the sign-in form of /login; the caller waits for the outcome. */
+export async function signIn(page, baseURL, email, password) {
+  await page.goto(`${baseURL}/login`);
+  await page.getByRole('heading', { name: 'Welcome Back' }).waitFor();
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel(/^Password/).fill(password);
+  await page.getByRole('button', { name: 'Sign In', exact: true }).click();
+}
+
+/** Encodes a w×h RGB gradient as a PNG, so the tests need no fixture file. */
+export function makePng(w, h) {
+  const chunk = (type, data) => {
+    const len = Buffer.alloc(4);
+    len.writeUInt32BE(data.length);
+    const body = Buffer.concat([Buffer.from(type), data]);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(zlib.crc32(body));
+    return Buffer.concat([len, body, crc]);
+  };
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(w, 0);
+  ihdr.writeUInt32BE(h, 4);
+  ihdr.set([8, 2, 0, 0, 0], 8); // 8-bit RGB
+  const raw = Buffer.alloc((w * 3 + 1) * h);
+  for (let y = 0; y < h; y++) {
+    const row = y * (w * 3 + 1);
+    for (let x = 0; x < w; x++) raw.set([(x * 255) / w, (y * 255) / h, 120], row + 1 + x * 3);
+  }
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', ihdr),
+    chunk('IDAT', zlib.deflateSync(raw)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+}

@@ -1,0 +1,39 @@
+import { CategoryTiles } from '../troubleshoot/CategoryTiles';
+import { PhotoDropZone } from '../troubleshoot/PhotoDropZone';
+import { AdditionalDetails } from './AdditionalDetails';
+import { DescriptionField } from './DescriptionField';
+import type { IssueFormState } from './useIssueForm';
+import type { IssueDetailsValues } from './validation';
+
+interface Props {
+  form: Omit<IssueFormState<IssueDetailsValues>, 'showErrors'>;
+  descriptionPlaceholder: string;
+  /** The id of the 'Additional Details' panel, unique on the page. */
+  detailsId: string;
+}
+
+// IssueDetailsFields are the fields both issue forms share, below their printer field: category
+// tiles, description, photos and the optional details.
+export function IssueDetailsFields({ form, descriptionPlaceholder, detailsId }: Props) {
+  const { values, errors, set } = form;
+  return (
+    <>
+      <CategoryTiles value={values.category} onChange={set('category')} error={errors.category} />
+      <DescriptionField
+        value={values.description}
+        onChange={set('description')}
+        error={errors.description}
+        placeholder={descriptionPlaceholder}
+      />
+      <PhotoDropZone files={form.photos} onChange={form.setPhotos} />
+      <AdditionalDetails
+        id={detailsId}
+        open={form.detailsOpen}
+        onToggle={form.toggleDetails}
+        values={values}
+        errors={errors}
+        set={set}
+      />
+    </>
+  );
+}

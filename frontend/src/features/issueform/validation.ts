@@ -1,0 +1,106 @@
+// Client-side rules that both issue forms share (SPEC section 5 "Signed-in issue form"; the
+// anonymous form has "the same rules"): category, description, material and the numeric fields.
+// Each form adds only its own printer field: a typed brand or a chosen printer.
+import type { IssueFields } from '../../api/client';
+
+// IssueDetailsValues are the shared fields as typed: every value a string, empty when unset.
+export interface IssueDetailsValues {
+  category: string;
+  description: string;
+  material: string;
+  nozzleTemp: string;
+  bedTemp: string;
+  layerHeight: string;
+  printSpeed: string;
+  infill: string;
+}
+
+export type NumericField = 'nozzleTemp' | 'bedTemp' | 'layerHeight' | 'printSpeed' | 'infill';
+
+export const EMPTY_DETAILS: IssueDetailsValues = {
+  category: 'other',
+  description: '',
+  material: '',
+  nozzleTemp: '',
+  bedTemp: '',
+  layerHeight: '',
+  printSpeed: '',
+  infill: '',
+};
+
+export const DESCRIPTION_MIN = 10;
+export const DESCRIPTION_MAX = 2000;
+export const MATERIAL_MAX = 50;
+
+// Letters, digits, whitespace and - _ . , ! ? ( ) [ ] : ; quotes / \ (typographic quotes included,
+// since phone keyboards type them). Whitespace is the server's: tab, newlines, form feed, space.
+const DESCRIPTION_CHARS = /^[\p{L}\p{M}\p{Nd}\t\n\f\r \-_.,!?()[\]:;'"‘’“”/\\]*$/u;
+const MATERIAL_CHARS = /^[\p{L}\p{M}\p{Nd}\t\n\f\r \-_.+]*$/u;
+
+interface NumericRule {
+  field: NumericField;
+  min: number;
+  max: number;
+  message: string;
+}
+
+export const NUMERIC_RULES: readonly NumericRule[] = [
+  { field: 'nozzleTemp', min: 0, max: 500, message: 'Nozzle temperature must be between 0 and 500 °C' },
+  { field: 'bedTemp', min: 0, max: 200, message: 'Bed temperature must be between 0 and 200 °C' },
+  { field: 'layerHeight', min: 0.05, max: 1, message: 'Layer height must be between 0.05 and 1 mm' },
+  { field: 'printSpeed', min: 1, max: 300, message: 'Print speed must be between 1 and 300 mm/s' },
+  { field: 'infill', min: 0, max: 100, message: 'Infill must be between 0 and 100 %' },
+];
+
+export function validateIssueDetails(v: IssueDetailsValues): Partial<Record<keyof IssueDetailsValues, string>> {
+  const errors: Partial<Record<keyof IssueDetailsValues, string>> = {};
+  if (!v.category) {
+    errors.category = 'Please select an issue category';
+  }
+  const description = v.description.trim();
+  const length = [...description].length;
+  if (length < DESCRIPTION_MIN) {
+    errors.description = 'Please provide a detailed description (at least 10 characters)';
+  } else if (length > DESCRIPTION_MAX) {
+    errors.description = 'Description must be less than 2000 characters';
+  } else if (!DESCRIPTION_CHARS.test(description)) {
+    errors.description = 'Description contains invalid characters';
+  }
+  const material = v.material.trim();
+  if ([...material].length > MATERIAL_MAX) {
+    errors.material = 'Material must be less than 50 characters';
+  } else if (!MATERIAL_CHARS.test(material)) {
+    errors.material = 'Material contains invalid characters';
+  }
+  for (const rule of NUMERIC_RULES) {
+    const raw = v[rule.field].trim();
+    if (raw === '') continue;
+    const n = Number(raw);
+    if (!Number.isFinite(n) || n < rule.min || n > rule.max) {
+      errors[rule.field] = rule.message;
+    }
+  }
+  return errors;
+}
+
+// numberOrNull turns an optional numeric field into the payload value: null when empty.
+export function numberOrNull(raw: string): number | null {
+  const s = raw.trim();
+  if (s === '') return null;
+  const n = Number(s);
+  return Number.isFinite(n) ? n : null;
+}
+
+// issueFields is the shared part of a request body: text trimmed, empty optional fields null.
+export function issueFields(v: IssueDetailsValues): IssueFields {
+  return {
+    category: v.category,
+    description: v.description.trim(),
+    material: v.material.trim() || null,
+    nozzleTemp: numberOrNull(v.nozzleTemp),
+    bedTemp: numberOrNull(v.bedTemp),
+    layerHeight: numberOrNull(v.layerHeight),
+    printSpeed: numberOrNull(v.printSpeed),
+    infill: numberOrNull(v.infill),
+  };
+}
