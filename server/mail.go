@@ -5,6 +5,7 @@ import (
 	"crypto/tls"
 	"fmt"
 	"net"
+	"net/mail"
 	"net/smtp"
 	"net/url"
 	"strings"
@@ -19,8 +20,9 @@ type Mailer interface {
 // smtpMailer speaks SMTP: smtp://user:pass@host:587 (STARTTLS when the
 // server offers it) or smtps://user:pass@host:465 (implicit TLS).
 type smtpMailer struct {
-	u    *url.URL
-	from string
+	u        *url.URL
+	from     string // the From header, e.g. "Layerfix <no-reply@example.com>"
+	envelope string // the bare address for MAIL FROM
 }
 
 func newSMTPMailer(rawURL, from string) (*smtpMailer, error) {
@@ -28,7 +30,11 @@ func newSMTPMailer(rawURL, from string) (*smtpMailer, error) {
 	if err != nil || (u.Scheme != "smtp" && u.Scheme != "smtps") || u.Hostname() == "" {
 		return nil, fmt.Errorf("not an smtp:// or smtps:// URL")
 	}
-	return &smtpMailer{u: u, from: from}, nil
+	a, err := mail.ParseAddress(from)
+	if err != nil {
+		return nil, fmt.Errorf("sender %q is not an email address", from)
+	}
+	return &smtpMailer{u: u, from: a.String(), envelope: a.Address}, nil
 }
 
 func (m *smtpMailer) Send(ctx context.Context, to, subject, body string) error {
@@ -70,7 +76,7 @@ func (m *smtpMailer) Send(ctx context.Context, to, subject, body string) error {
 			return fmt.Errorf("mail server login: %w", err)
 		}
 	}
-	if err := c.Mail(m.from); err != nil {
+	if err := c.Mail(m.envelope); err != nil {
 		return fmt.Errorf("mail from: %w", err)
 	}
 	if err := c.Rcpt(to); err != nil {

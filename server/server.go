@@ -67,6 +67,13 @@ func New(cfg *Config, d Deps) (*Server, error) {
 	e.IPExtractor = ipExtractor(cfg.TrustedProxies)
 	s.e = e
 
+	if d.Mailer == nil && cfg.SMTPURL != "" {
+		m, err := newSMTPMailer(cfg.SMTPURL, cfg.MailFrom)
+		if err != nil {
+			return nil, fmt.Errorf("LAYERFIX_SMTP_URL: %w", err)
+		}
+		d.Mailer = m
+	}
 	s.local = newLocalAuth(d.Store, cfg, d.Mailer, d.Now, d.Logger)
 	auth := d.Authenticator
 	var csp CSPSources
