@@ -44,12 +44,13 @@ type Deps struct {
 
 // Server is the configured Echo instance.
 type Server struct {
-	local *localAuth
-	cfg   *Config
-	e     *echo.Echo
-	store *store.Store
-	log   *slog.Logger
-	now   func() time.Time
+	local  *localAuth
+	photos *photosAPI
+	cfg    *Config
+	e      *echo.Echo
+	store  *store.Store
+	log    *slog.Logger
+	now    func() time.Time
 }
 
 // New builds the routes.
@@ -193,6 +194,7 @@ func (s *Server) Serve(ctx context.Context, l net.Listener) error {
 	}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(l) }()
+	go s.janitor(ctx)
 	select {
 	case err := <-errc:
 		return err

@@ -33,6 +33,8 @@ type photoStore interface {
 	PhotoByID(ctx context.Context, id string) (*store.Photo, error)
 	PhotosOf(ctx context.Context, userID int64, ids []string) ([]store.Photo, error)
 	ServerKey(ctx context.Context, name, newSecret string) (string, error)
+	OrphanPhotos(ctx context.Context, before time.Time, limit int) ([]store.Photo, error)
+	DeletePhotos(ctx context.Context, ids []string) error
 }
 
 // photosAPI uploads and serves photos.

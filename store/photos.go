@@ -83,3 +83,31 @@ func (s *Store) ServerKey(ctx context.Context, name, newSecret string) (string, 
 	}
 	return k.Secret, nil
 }
+
+// OrphanPhotos returns up to limit photos uploaded before `before` that no
+// issue of their owner refers to (uploads whose issue was never submitted).
+func (s *Store) OrphanPhotos(ctx context.Context, before time.Time, limit int) ([]Photo, error) {
+	urls := "i.photo_urls"
+	if s.dialect == Postgres {
+		urls = "i.photo_urls::text"
+	}
+	var out []Photo
+	err := s.reader(ctx).Raw(`SELECT p.* FROM photos p WHERE p.created_at < ? AND NOT EXISTS (
+  SELECT 1 FROM issues i WHERE i.user_id = p.user_id AND `+urls+` LIKE '%' || p.id || '%')
+ORDER BY p.created_at LIMIT ?`, before.UTC(), limit).Scan(&out).Error
+	if err != nil {
+		return nil, fmt.Errorf("find orphan photos: %w", err)
+	}
+	return out, nil
+}
+
+// DeletePhotos removes photo records by id.
+func (s *Store) DeletePhotos(ctx context.Context, ids []string) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	if err := s.writer(ctx).Where("id IN ?", ids).Delete(&Photo{}).Error; err != nil {
+		return fmt.Errorf("delete %d photos: %w", len(ids), err)
+	}
+	return nil
+}
