@@ -55,22 +55,25 @@ var (
 // Scoring weights. Description evidence dominates; the category is a prior
 // that decides between modes with similar evidence.
 const (
-	categoryPrior  = 0.7
-	signalScale    = 0.4
-	negativeWeight = 0.8
-	phraseWeight   = 1.2
-	docWeight      = 0.12
-	fuzzyFactor    = 0.85
-	triedFactor    = 0.9 // evidence from a sentence about what the maker already tried
-	triedFixFactor = 0.9
-	repeatBonus    = 0.3
-	maxSteps       = 7
-	minSteps       = 3
-	maxTips        = 6
-	maxGap         = 1 // words allowed inside a multi-word term
-	rankedModes    = 4 // modes whose fixes become steps
-	maxSummaryRune = 900
-	maxDescRune    = 1000
+	categoryPrior = 0.7
+	// emptyPriorFactor scales the prior of a chosen-category mode without
+	// description evidence.
+	emptyPriorFactor = 1.0
+	signalScale      = 0.4
+	negativeWeight   = 0.8
+	phraseWeight     = 1.2
+	docWeight        = 0.12
+	fuzzyFactor      = 0.85
+	triedFactor      = 0.9 // evidence from a sentence about what the maker already tried
+	triedFixFactor   = 0.9
+	repeatBonus      = 0.3
+	maxSteps         = 7
+	minSteps         = 3
+	maxTips          = 6
+	maxGap           = 1 // words allowed inside a multi-word term
+	rankedModes      = 4 // modes whose fixes become steps
+	maxSummaryRune   = 900
+	maxDescRune      = 1000
 )
 
 // fixDecay weights a mode's fixes in the order the knowledge base lists them.
@@ -435,8 +438,10 @@ func (e *Engine) rankModes(req *Request, toks []token, f *facts) []scored {
 		if inCategory {
 			s.total += categoryPrior
 		}
+		// Settings make a mode more likely, but without a word of the
+		// description behind it they only break ties.
 		scale := signalScale
-		if s.text == 0 && !inCategory {
+		if s.text == 0 {
 			scale = signalScale / 3
 		}
 		for _, sig := range m.Signals {
@@ -468,7 +473,9 @@ func (e *Engine) rankModes(req *Request, toks []token, f *facts) []scored {
 }
 
 // matchSeq matches a term's token sequence at toks[i], allowing maxGap extra
-// words inside it. It returns the end of the match (exclusive).
+// words inside it and never reaching into the next clause ("the bed, then it
+// came loose" is not "bed loose"). It returns the end of the match
+// (exclusive).
 func matchSeq(toks []token, i int, seq []string) (end int, fuzzy bool, ok bool) {
 	fuzzy = toks[i].fuzzy
 	if len(seq) == 1 {
@@ -478,7 +485,7 @@ func matchSeq(toks []token, i int, seq []string) (end int, fuzzy bool, ok bool) 
 	gaps := 0
 	for _, want := range seq[1:] {
 		found := false
-		for j < len(toks) {
+		for j < len(toks) && !toks[j].clause {
 			if toks[j].text == want {
 				fuzzy = fuzzy || toks[j].fuzzy
 				j++

@@ -6,7 +6,9 @@ import (
 	"errors"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"regexp"
+	"strings"
 	"testing"
 )
 
@@ -38,44 +40,77 @@ func (c evalCase) request() Request {
 	}
 }
 
-// Floors of the evaluation: the issue asks for at least 85 % hit@3; hit@1
-// measured 0.55 on 56 cases when this floor was set, with a margin for the
-// knowledge base still changing.
-const (
-	hit1Floor = 0.45
-	hit3Floor = 0.85
-)
+// evalSet is one file of real cases with its floors. cases.json is the set
+// the knowledge base was tuned against; holdout.json was collected later,
+// before looking at engine output, and is never tuned against (see
+// testdata/README.md), so it estimates how the engine does on new cases.
+type evalSet struct {
+	file       string
+	hit1, hit3 float64 // floors
+}
 
-func loadCases(t testing.TB) []evalCase {
+// Floors of the evaluation: the issue asks for at least 85 % hit@3 on the
+// in-repo cases. The holdout floors are the measured values when they were
+// set minus a margin of about 0.05, for the knowledge base still changing.
+var evalSets = []evalSet{
+	{file: "testdata/cases.json", hit1: 0.45, hit3: 0.85},
+	{file: "testdata/holdout.json", hit1: 0.45, hit3: 0.63},
+}
+
+func loadCases(t testing.TB, file string) []evalCase {
 	t.Helper()
-	data, err := os.ReadFile("testdata/cases.json")
+	data, err := os.ReadFile(file)
 	if errors.Is(err, fs.ErrNotExist) {
-		t.Skip("testdata/cases.json does not exist yet")
+		t.Skipf("%s does not exist yet", file)
 	}
 	if err != nil {
 		t.Fatal(err)
 	}
 	var cases []evalCase
 	if err := json.Unmarshal(data, &cases); err != nil {
-		t.Fatalf("testdata/cases.json: %v", err)
+		t.Fatalf("%s: %v", file, err)
+	}
+	if len(cases) == 0 {
+		t.Fatalf("%s has no cases", file)
 	}
 	return cases
 }
 
-// TestEval runs the engine over the real cases and reports hit@1 and hit@3:
-// a case is a hit at k when one of the first k step titles matches one of
-// its expect patterns. Run with `go test ./ai -run Eval -v` to see misses.
+// TestEval runs the engine over each file of real cases and reports hit@1
+// and hit@3: a case is a hit at k when one of the first k step titles
+// matches one of its expect patterns. Run with `go test ./ai -run Eval -v`
+// to see misses.
 func TestEval(t *testing.T) {
-	cases := loadCases(t)
-	if len(cases) == 0 {
-		t.Fatal("testdata/cases.json has no cases")
-	}
 	e, err := NewEngine()
 	if err != nil {
 		t.Fatal(err)
 	}
-	hit1, hit3 := 0, 0
+	for _, set := range evalSets {
+		t.Run(strings.TrimSuffix(filepath.Base(set.file), ".json"), func(t *testing.T) {
+			cases := loadCases(t, set.file)
+			r1, r3 := evalHits(t, e, cases)
+			t.Logf("%s: %d cases, hit@1 = %.3f, hit@3 = %.3f", set.file, len(cases), r1, r3)
+			if r1 < set.hit1 {
+				t.Errorf("hit@1 = %.3f, below the floor %.2f", r1, set.hit1)
+			}
+			if r3 < set.hit3 {
+				t.Errorf("hit@3 = %.3f, below the floor %.2f", r3, set.hit3)
+			}
+		})
+	}
+}
+
+// evalHits returns the share of cases hit at 1 and at 3 and logs every case
+// not hit at 1.
+func evalHits(t *testing.T, e *Engine, cases []evalCase) (hit1, hit3 float64) {
+	t.Helper()
+	ids := map[string]bool{}
+	n1, n3 := 0, 0
 	for _, c := range cases {
+		if ids[c.ID] {
+			t.Fatalf("duplicate case id %s", c.ID)
+		}
+		ids[c.ID] = true
 		var patterns []*regexp.Regexp
 		for _, p := range c.Expect {
 			re, err := regexp.Compile("(?i)" + p)
@@ -100,10 +135,10 @@ func TestEval(t *testing.T) {
 		}
 		switch {
 		case rank == 1:
-			hit1++
-			hit3++
+			n1++
+			n3++
 		case rank > 0 && rank <= 3:
-			hit3++
+			n3++
 		}
 		if rank != 1 {
 			var titles []string
@@ -114,14 +149,7 @@ func TestEval(t *testing.T) {
 		}
 	}
 	n := float64(len(cases))
-	r1, r3 := float64(hit1)/n, float64(hit3)/n
-	t.Logf("evaluation over %d cases: hit@1 = %.3f (%d), hit@3 = %.3f (%d)", len(cases), r1, hit1, r3, hit3)
-	if r1 < hit1Floor {
-		t.Errorf("hit@1 = %.3f, below the floor %.2f", r1, hit1Floor)
-	}
-	if r3 < hit3Floor {
-		t.Errorf("hit@3 = %.3f, below the floor %.2f", r3, hit3Floor)
-	}
+	return float64(n1) / n, float64(n3) / n
 }
 
 func matchesAny(patterns []*regexp.Regexp, s string) bool {

@@ -23,15 +23,16 @@ var negations = map[string]bool{
 	"dont": true, "doesnt": true, "didnt": true, "wont": true, "cant": true, "cannot": true,
 	"isnt": true, "arent": true, "wasnt": true, "werent": true, "couldnt": true, "wouldnt": true,
 	"shouldnt": true, "hasnt": true, "havent": true, "aint": true, "never": true, "not": true,
+	"neither": true, "nor": true,
 }
 
 // stopWords carry no meaning for diagnosis and are dropped everywhere.
 var stopWords = toSet(`a an the is are was were be been being am it its it's i im ive me my mine
 we our you your yours he she they them their this that these those there here to of on in at by
 and or but so if then than as with for from into onto about just also some any very really quite
-pretty super extremely much many lot lots bit kind sort do does did done have has had having
+pretty super extremely many lot lots bit kind sort do does did done have has had having
 can could would should will shall may might must get gets got getting what which who when where
-why how all each every both other again still even only own same such like seems seem seemed
+why how all each every both other still even only own such like seems seem seemed
 look looks looked ever already while after before during because`)
 
 // neverCorrect are common words that must not be "corrected" into a
@@ -168,10 +169,11 @@ func normWord(w string) string {
 
 // token is one normalised word of a description.
 type token struct {
-	text  string
-	raw   string // the word as the maker wrote it
-	fuzzy bool   // corrected from a misspelling
-	tried bool   // in a sentence about something the maker already did
+	text   string
+	raw    string // the word as the maker wrote it
+	fuzzy  bool   // corrected from a misspelling
+	tried  bool   // in a sentence about something the maker already did
+	clause bool   // first word after a comma, colon or bracket
 }
 
 // tokens normalises s without spelling correction (used for knowledge-base text).
@@ -382,22 +384,49 @@ func (s *speller) analyze(text string) []token {
 				break
 			}
 		}
-		for _, w := range ws {
-			t := normWord(w)
-			if t == "" {
-				continue
-			}
-			if s != nil && !s.vocab[t] {
-				if c, ok := s.correct(w, t); ok {
-					out = append(out, token{text: c, raw: w, fuzzy: true, tried: tried})
+		for ci, cl := range clauses(sent) {
+			first := ci > 0
+			for _, w := range words(cl) {
+				t := normWord(w)
+				if t == "" {
 					continue
 				}
+				tok := token{text: t, raw: w, tried: tried, clause: first}
+				first = false
+				if s != nil && !s.vocab[t] {
+					if c, ok := s.correct(w, t); ok {
+						tok.text, tok.fuzzy = c, true
+					}
+				}
+				out = append(out, tok)
 			}
-			out = append(out, token{text: t, raw: w, tried: tried})
 		}
 	}
 	return out
 }
+
+// clauses splits a sentence at commas, colons and brackets, keeping commas
+// inside numbers ("1,75").
+func clauses(sent string) []string {
+	var out []string
+	start := 0
+	for i := 0; i < len(sent); i++ {
+		switch c := sent[i]; c {
+		case ',':
+			if i > 0 && i+1 < len(sent) && isDigit(sent[i-1]) && isDigit(sent[i+1]) {
+				continue
+			}
+		case ':', '(', ')':
+		default:
+			continue
+		}
+		out = append(out, sent[start:i])
+		start = i + 1
+	}
+	return append(out, sent[start:])
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
 // containsWord reports whether name occurs in text (both lower case) with no
 // letter or digit directly before or after it.

@@ -9,6 +9,7 @@ func TestTokensFoldVariants(t *testing.T) {
 	// Each group must normalise to the same tokens.
 	groups := [][]string{
 		{"won't stick", "wont stick", "doesn't stick", "does not stick", "never sticks"},
+		{"won't extrude", "neither extrudes", "nor extruding"},
 		{"stringing", "strings", "stringy", "string"},
 		{"clogged nozzle", "clogging nozzles", "clogs nozzle"},
 		{"layer shifting", "layers shifted", "layer shifts"},
@@ -33,6 +34,33 @@ func TestTokensFoldVariants(t *testing.T) {
 	for _, p := range apart {
 		if reflect.DeepEqual(tokens(p[0]), tokens(p[1])) {
 			t.Errorf("%q and %q normalise to the same tokens %q", p[0], p[1], tokens(p[0]))
+		}
+	}
+}
+
+func TestClausesLimitTermMatches(t *testing.T) {
+	got := clauses("supports, 1,75 mm filament (PLA): fine")
+	want := []string{"supports", " 1,75 mm filament ", "PLA", "", " fine"}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("clauses = %q, want %q", got, want)
+	}
+	s := newSpeller(nil)
+	seq := tokens("bed loose")
+	for text, want := range map[string]bool{
+		"the bed came loose":                 true,
+		"the bed is loose":                   true,
+		"they dont stick to the bed, loose":  false,
+		"stuck on the bed (it is loose now)": false,
+	} {
+		toks := s.analyze(text)
+		matched := false
+		for i := range toks {
+			if _, _, ok := matchSeq(toks, i, seq); ok && toks[i].text == seq[0] {
+				matched = true
+			}
+		}
+		if matched != want {
+			t.Errorf("%q matches %q: %v, want %v", text, "bed loose", matched, want)
 		}
 	}
 }
