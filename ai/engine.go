@@ -344,7 +344,7 @@ func (e *Engine) rankModes(req *Request, toks []token, f *facts) []scored {
 	for i, t := range toks {
 		for _, te := range e.terms[t.text] {
 			end, fuzzy, ok := matchSeq(toks, i, te.seq)
-			if !ok {
+			if !ok || negated(toks, i, te) {
 				continue
 			}
 			w := te.weight
@@ -503,6 +503,20 @@ func matchSeq(toks []token, i int, seq []string) (end int, fuzzy bool, ok bool) 
 		}
 	}
 	return j, fuzzy, true
+}
+
+// negators are words that deny the term right after them: "no stringing",
+// "not clogged", "without supports".
+var negators = map[string]bool{"not": true, "no": true, "without": true}
+
+// negated reports whether the term matched at toks[i] is denied by the word
+// before it in the same clause ("the belt is not loose" does not say "loose").
+// Terms that carry their own negation ("not sticking") are never negated.
+func negated(toks []token, i int, te *termEntry) bool {
+	if i == 0 || toks[i].clause || negators[te.seq[0]] {
+		return false
+	}
+	return negators[toks[i-1].text]
 }
 
 func overlaps(spans []span, s span) bool {

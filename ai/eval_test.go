@@ -50,11 +50,16 @@ type evalSet struct {
 }
 
 // Floors of the evaluation: the issue asks for at least 85 % hit@3 on the
-// in-repo cases. The holdout floors are the measured values when they were
-// set minus a margin of about 0.05, for the knowledge base still changing.
+// in-repo cases. The holdout and train2 floors are the measured values when
+// they were set minus a margin of about 0.05, for the knowledge base still
+// changing. train2.json (first measured at hit@1 0.30, hit@3 0.53) has since
+// been studied to widen the knowledge base, so like cases.json it is a
+// training set now; holdout2.json is the independent judge.
 var evalSets = []evalSet{
 	{file: "testdata/cases.json", hit1: 0.45, hit3: 0.85},
 	{file: "testdata/holdout.json", hit1: 0.45, hit3: 0.63},
+	{file: "testdata/holdout2.json", hit1: 0, hit3: 0},
+	{file: "testdata/train2.json", hit1: 0.42, hit3: 0.75},
 }
 
 func loadCases(t testing.TB, file string) []evalCase {

@@ -375,7 +375,7 @@ func sentences(text string) []string {
 // the vocabulary when a close vocabulary word exists.
 func (s *speller) analyze(text string) []token {
 	var out []token
-	for _, sent := range sentences(text) {
+	for si, sent := range sentences(text) {
 		ws := words(sent)
 		tried := false
 		for _, w := range ws {
@@ -385,7 +385,8 @@ func (s *speller) analyze(text string) []token {
 			}
 		}
 		for ci, cl := range clauses(sent) {
-			first := ci > 0
+			// A term never reaches across a clause or sentence boundary.
+			first := ci > 0 || si > 0
 			for _, w := range words(cl) {
 				t := normWord(w)
 				if t == "" {
