@@ -54,11 +54,13 @@ type evalSet struct {
 // they were set minus a margin of about 0.05, for the knowledge base still
 // changing. train2.json (first measured at hit@1 0.30, hit@3 0.53) has since
 // been studied to widen the knowledge base, so like cases.json it is a
-// training set now; holdout2.json is the independent judge.
+// training set now; holdout2.json is the independent judge: collected by
+// someone who never saw the engine, and never tuned against (hit@1 0.267,
+// hit@3 0.444 when added; its floors have a wider margin).
 var evalSets = []evalSet{
 	{file: "testdata/cases.json", hit1: 0.45, hit3: 0.85},
 	{file: "testdata/holdout.json", hit1: 0.45, hit3: 0.63},
-	{file: "testdata/holdout2.json", hit1: 0, hit3: 0},
+	{file: "testdata/holdout2.json", hit1: 0.2, hit3: 0.38},
 	{file: "testdata/train2.json", hit1: 0.42, hit3: 0.75},
 }
 
