@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"github.com/labstack/echo/v4"
+
+	"github.com/layerfix/layerfix/store"
 )
 
 // APIError is the one JSON error shape of every API response:
@@ -53,6 +55,16 @@ func validationErr(fields map[string]string) *APIError {
 
 func notFoundErr(what string) *APIError {
 	return apiErr(http.StatusNotFound, CodeNotFound, what+" not found")
+}
+
+// storeErr maps a store error for one resource: a row that does not exist
+// (or is not the caller's) becomes a 404 naming what, anything else passes
+// through, nil stays nil.
+func storeErr(err error, what string) error {
+	if errors.Is(err, store.ErrNotFound) {
+		return notFoundErr(what)
+	}
+	return err
 }
 
 // errorHandler turns every error into the JSON shape (under /api) and logs

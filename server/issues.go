@@ -108,11 +108,8 @@ func (h *issuesAPI) create(c echo.Context) error {
 
 	ctx, user, now := c.Request().Context(), currentUser(c), h.now()
 	printer, err := h.store.PrinterByID(ctx, user.ID, *in.PrinterID)
-	if errors.Is(err, store.ErrNotFound) {
-		return notFoundErr("Printer")
-	}
 	if err != nil {
-		return err
+		return storeErr(err, "Printer")
 	}
 	photos, err := h.loadPhotos(ctx, user.ID, ids)
 	if err != nil {
@@ -292,10 +289,7 @@ func (h *issuesAPI) load(c echo.Context) (*store.IssueView, error) {
 		return nil, err
 	}
 	v, err := h.store.IssueByID(c.Request().Context(), currentUser(c).ID, id)
-	if errors.Is(err, store.ErrNotFound) {
-		return nil, notFoundErr("Issue")
-	}
-	return v, err
+	return v, storeErr(err, "Issue")
 }
 
 func (h *issuesAPI) get(c echo.Context) error {
@@ -368,15 +362,19 @@ func (h *issuesAPI) resolve(c echo.Context) error {
 		return validationErr(fields)
 	}
 	err = h.store.ResolveIssue(c.Request().Context(), currentUser(c).ID, id, working, notes, h.now())
-	switch {
-	case errors.Is(err, store.ErrNotFound):
-		return notFoundErr("Issue")
-	case errors.Is(err, store.ErrWrongState):
-		return apiErr(http.StatusConflict, "ISSUE_ALREADY_RESOLVED", "This issue is already resolved: only pending or in-progress issues can be marked as resolved.")
-	case err != nil:
-		return err
+	if err != nil {
+		return issueStateErr(err, "This issue is already resolved: only pending or in-progress issues can be marked as resolved.")
 	}
 	return h.respond(c)
+}
+
+// issueStateErr maps a status change's failure: an issue that is already
+// resolved is a 409 with msg, a missing one a 404.
+func issueStateErr(err error, msg string) error {
+	if errors.Is(err, store.ErrWrongState) {
+		return apiErr(http.StatusConflict, "ISSUE_ALREADY_RESOLVED", msg)
+	}
+	return storeErr(err, "Issue")
 }
 
 // start handles PATCH /api/issues/:id/progress: the maker began working
@@ -388,13 +386,8 @@ func (h *issuesAPI) start(c echo.Context) error {
 		return err
 	}
 	err = h.store.StartIssue(c.Request().Context(), currentUser(c).ID, id)
-	switch {
-	case errors.Is(err, store.ErrNotFound):
-		return notFoundErr("Issue")
-	case errors.Is(err, store.ErrWrongState):
-		return apiErr(http.StatusConflict, "ISSUE_ALREADY_RESOLVED", "This issue is already resolved.")
-	case err != nil:
-		return err
+	if err != nil {
+		return issueStateErr(err, "This issue is already resolved.")
 	}
 	return h.respond(c)
 }

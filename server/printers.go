@@ -2,7 +2,6 @@ package server
 
 import (
 	"context"
-	"errors"
 	"math"
 	"net/http"
 	"regexp"
@@ -174,20 +173,15 @@ func (h *printersAPI) update(c echo.Context) error {
 	}
 	ctx, uid := c.Request().Context(), currentUser(c).ID
 	p, err := h.store.PrinterByID(ctx, uid, id)
-	if errors.Is(err, store.ErrNotFound) {
-		return notFoundErr("Printer")
-	}
 	if err != nil {
-		return err
+		return storeErr(err, "Printer")
 	}
 	if fields := in.validate(true); len(fields) > 0 {
 		return validationErr(fields)
 	}
 	in.apply(p)
-	if err := h.store.UpdatePrinter(ctx, p); errors.Is(err, store.ErrNotFound) {
-		return notFoundErr("Printer")
-	} else if err != nil {
-		return err
+	if err := h.store.UpdatePrinter(ctx, p); err != nil {
+		return storeErr(err, "Printer")
 	}
 	return c.JSON(http.StatusOK, p)
 }
@@ -197,10 +191,8 @@ func (h *printersAPI) remove(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := h.store.DeletePrinter(c.Request().Context(), currentUser(c).ID, id); errors.Is(err, store.ErrNotFound) {
-		return notFoundErr("Printer")
-	} else if err != nil {
-		return err
+	if err := h.store.DeletePrinter(c.Request().Context(), currentUser(c).ID, id); err != nil {
+		return storeErr(err, "Printer")
 	}
 	return c.JSON(http.StatusOK, map[string]any{"id": id, "deleted": true})
 }
@@ -263,11 +255,8 @@ func (h *printersAPI) printerStatsOne(c echo.Context) error {
 	}
 	ctx, uid := c.Request().Context(), currentUser(c).ID
 	p, err := h.store.PrinterByID(ctx, uid, id)
-	if errors.Is(err, store.ErrNotFound) {
-		return notFoundErr("Printer")
-	}
 	if err != nil {
-		return err
+		return storeErr(err, "Printer")
 	}
 	facets, err := h.store.IssueFacets(ctx, uid)
 	if err != nil {

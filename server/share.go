@@ -5,7 +5,6 @@ import (
 	"crypto/rand"
 	"encoding/base64"
 	"encoding/json"
-	"errors"
 	"net/http"
 	"regexp"
 	"sort"
@@ -95,11 +94,8 @@ func (h *shareAPI) get(c echo.Context) error {
 		return notFoundErr("Shared troubleshooting guide")
 	}
 	sr, err := h.store.Share(c.Request().Context(), id)
-	if errors.Is(err, store.ErrNotFound) {
-		return notFoundErr("Shared troubleshooting guide")
-	}
 	if err != nil {
-		return err
+		return storeErr(err, "Shared troubleshooting guide")
 	}
 	c.Response().Header().Set("Cache-Control", "no-store")
 	return c.JSON(http.StatusOK, sr)
