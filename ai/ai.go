@@ -63,6 +63,10 @@ type Request struct {
 	FilamentDiameter *float64 // mm
 	Photos           []Photo
 	History          []PastFix
+	// Answers to the narrow-it-down questions, by question id.
+	Answers map[string]bool
+
+	exclude string // evaluation: a case id or source the case base must not use
 }
 
 // Step is one recommended action.
@@ -73,10 +77,19 @@ type Step struct {
 }
 
 // Result is the "AI result" of SPEC section 3 (troubleshootingData).
+// Questions is this product's addition: up to two yes/no questions that
+// separate the likeliest causes when they are close (built-in engine only).
 type Result struct {
-	Summary        string   `json:"summary"`
-	Steps          []Step   `json:"steps"`
-	AdditionalTips []string `json:"additionalTips"`
+	Summary        string     `json:"summary"`
+	Steps          []Step     `json:"steps"`
+	AdditionalTips []string   `json:"additionalTips"`
+	Questions      []Question `json:"questions,omitempty"`
+}
+
+// Question is a narrow-it-down question; answering it re-ranks the steps.
+type Question struct {
+	ID   string `json:"id"`
+	Text string `json:"text"`
 }
 
 // Analyzer produces a Result for a Request.

@@ -27,6 +27,9 @@ type Engine struct {
 	doc      map[string][]docPosting
 	idf      map[string]float64
 	rank     []int // position of each mode within its category
+
+	cases *caseIndex // the embedded case base
+	local localCases // this server's confirmed fixes
 }
 
 type termEntry struct {
@@ -99,11 +102,16 @@ func NewEngine() (*Engine, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open embedded kb: %w", err)
 	}
-	return newEngineFS(sub)
+	cases, err := fs.Sub(caseFiles, "testdata/casebase")
+	if err != nil {
+		return nil, fmt.Errorf("open embedded case base: %w", err)
+	}
+	return newEngineFS(sub, cases)
 }
 
-// newEngineFS builds an engine from a knowledge base laid out as in ai/kb.
-func newEngineFS(fsys fs.FS) (*Engine, error) {
+// newEngineFS builds an engine from a knowledge base laid out as in ai/kb
+// and a case base of JSON files (nil: no cases).
+func newEngineFS(fsys, caseFS fs.FS) (*Engine, error) {
 	kb, err := loadKnowledge(fsys)
 	if err != nil {
 		return nil, err
@@ -138,6 +146,15 @@ func newEngineFS(fsys fs.FS) (*Engine, error) {
 		}
 	}
 	e.index()
+	var cases []Case
+	if caseFS != nil {
+		if cases, err = loadCases(caseFS); err != nil {
+			return nil, err
+		}
+	}
+	if e.cases, err = e.buildCaseIndex(cases, nil); err != nil {
+		return nil, err
+	}
 	return e, nil
 }
 
@@ -289,14 +306,20 @@ type analysis struct {
 	req    *Request
 	facts  *facts
 	toks   []token
-	ranked []scored // best first
+	ranked []scored  // best first
+	votes  *caseVote // what the nearest solved cases say; nil: none close
 }
 
 // prepare resolves the material and printer and ranks the modes.
 func (e *Engine) prepare(req *Request) *analysis {
 	a := &analysis{e: e, req: req, facts: e.facts(req)}
 	a.toks = e.spell.analyze(req.Description)
-	a.ranked = e.rankModes(req, a.toks, a.facts)
+	a.votes = e.vote(req, a.toks, a.facts.printer)
+	var boost map[int]float64
+	if a.votes != nil {
+		boost = a.votes.mode
+	}
+	a.ranked = e.rankModes(req, a.toks, a.facts, boost)
 	return a
 }
 
@@ -331,8 +354,9 @@ func (e *Engine) facts(req *Request) *facts {
 	return f
 }
 
-// rankModes scores every mode and returns them best first.
-func (e *Engine) rankModes(req *Request, toks []token, f *facts) []scored {
+// rankModes scores every mode and returns them best first; boost adds the
+// votes of similar solved cases per mode.
+func (e *Engine) rankModes(req *Request, toks []token, f *facts, boost map[int]float64) []scored {
 	n := len(e.kb.modes)
 	scores := make([]scored, n)
 	for i := range scores {
@@ -449,6 +473,12 @@ func (e *Engine) rankModes(req *Request, toks []token, f *facts) []scored {
 				s.total += scale * sig.Weight * (0.5 + f.severity(sig.When))
 			}
 		}
+		s.total += caseModeWeight * boost[i]
+		for _, q := range e.kb.questions {
+			if ans, ok := req.Answers[q.ID]; ok && s.total > 0 {
+				s.total *= q.factor(ans, i)
+			}
+		}
 		// Ties go to the mode listed first in its category.
 		s.total -= 0.001 * float64(e.rank[i])
 	}
@@ -557,6 +587,7 @@ func (e *Engine) Analyze(ctx context.Context, req Request) (*Result, error) {
 		Summary:        a.summary(rules),
 		Steps:          steps,
 		AdditionalTips: a.tips(),
+		Questions:      a.questions(),
 	}, nil
 }
 
@@ -632,6 +663,7 @@ func (a *analysis) steps() ([]Step, []ruleStep) {
 		top = 1
 	}
 	var cands []candidateStep
+	added := map[[2]int]bool{}
 	// The best modes' fixes, and more modes while there are too few steps.
 	for r := 0; r < len(a.ranked); r++ {
 		s := a.ranked[r]
@@ -640,8 +672,13 @@ func (a *analysis) steps() ([]Step, []ruleStep) {
 			break
 		}
 		base := math.Max(s.total, 0.01) / float64(1+r/rankedModes)
-		for j, f := range a.modeFixes(s.mode) {
+		j := 0
+		for fi, f := range a.e.kb.modes[s.mode].Fixes {
+			if !a.facts.all(f.When) {
+				continue
+			}
 			d := fixDecay[min(j, len(fixDecay)-1)]
+			j++
 			if a.alreadyTried(f) {
 				d *= triedFixFactor
 			}
@@ -649,11 +686,13 @@ func (a *analysis) steps() ([]Step, []ruleStep) {
 				step:  Step{Title: f.Title},
 				fix:   f,
 				key:   f.key,
-				score: base * d,
+				score: base*d + a.fixVote(s.mode, fi, top),
 				mode:  s.mode,
 			})
+			added[[2]int{s.mode, fi}] = true
 		}
 	}
+	cands = append(cands, a.caseSteps(added, top)...)
 
 	rules := a.facts.ruleSteps()
 	var covered []fixDirection
@@ -911,7 +950,7 @@ func (a *analysis) historyStep() *candidateStep {
 		}
 		if topMode >= 0 && sim < 1 {
 			pastReq := Request{Category: h.Category, Description: h.Description}
-			pr := a.e.rankModes(&pastReq, past, a.e.facts(&pastReq))
+			pr := a.e.rankModes(&pastReq, past, a.e.facts(&pastReq), nil)
 			if len(pr) > 0 && pr[0].mode == topMode && pr[0].text > 0 {
 				sim += 1.5
 			}

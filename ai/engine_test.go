@@ -27,7 +27,7 @@ func fixtureEngine(t *testing.T) *Engine {
 		}
 		fsys["modes/"+filepath.Base(f)] = &fstest.MapFile{Data: data}
 	}
-	e, err := newEngineFS(fsys)
+	e, err := newEngineFS(fsys, nil)
 	if err != nil {
 		t.Fatalf("fixture engine: %v", err)
 	}

@@ -20,17 +20,18 @@ var kbFiles embed.FS
 
 // Length caps of the knowledge base, checked at load.
 const (
-	maxTitleLen   = 80
-	maxFixLen     = 600
-	maxNameLen    = 120
-	maxSummaryLen = 400
-	maxTermLen    = 60
-	maxPhraseLen  = 200
-	maxCauseLen   = 300
-	maxTipLen     = 300
-	minTerms      = 4
-	minFixes      = 2
-	maxFixes      = 5
+	maxTitleLen    = 80
+	maxFixLen      = 600
+	maxNameLen     = 120
+	maxSummaryLen  = 400
+	maxTermLen     = 60
+	maxPhraseLen   = 200
+	maxCauseLen    = 300
+	maxTipLen      = 300
+	maxQuestionLen = 120
+	minTerms       = 4
+	minFixes       = 2
+	maxFixes       = 5
 )
 
 type kbMode struct {
@@ -112,6 +113,30 @@ type knowledge struct {
 	modes     []*kbMode
 	materials []*material
 	printers  []*printer
+	questions []*kbQuestion
+}
+
+// kbQuestion is a yes/no question that separates look-alike failure modes:
+// each answer multiplies the scores of the modes it names.
+type kbQuestion struct {
+	ID   string             `json:"id"`
+	Text string             `json:"text"`
+	Yes  map[string]float64 `json:"yes"`
+	No   map[string]float64 `json:"no"`
+
+	effect [2]map[int]float64 // no, yes: mode index -> factor, set at load
+}
+
+// factor is what answer does to mode mi's score.
+func (q *kbQuestion) factor(answer bool, mi int) float64 {
+	i := 0
+	if answer {
+		i = 1
+	}
+	if f, ok := q.effect[i][mi]; ok {
+		return f
+	}
+	return 1
 }
 
 var (
@@ -149,6 +174,11 @@ func loadKnowledge(fsys fs.FS) (*knowledge, error) {
 			}
 			m.file = f
 			kb.modes = append(kb.modes, m)
+		}
+	}
+	if _, err := fs.Stat(fsys, "questions.json"); err == nil {
+		if err := decodeFile(fsys, "questions.json", &kb.questions); err != nil {
+			errs = append(errs, err)
 		}
 	}
 	errs = append(errs, kb.validate()...)
@@ -253,6 +283,43 @@ func (kb *knowledge) validate() []error {
 	modeIDs := map[string]string{}
 	for i, m := range kb.modes {
 		errs = append(errs, m.validate(i, modeIDs)...)
+	}
+	index := map[string]int{}
+	for i, m := range kb.modes {
+		index[m.ID] = i
+	}
+	questionIDs := map[string]bool{}
+	for i, q := range kb.questions {
+		bad := func(format string, a ...any) {
+			errs = append(errs, fmt.Errorf("kb questions.json: question %q (#%d): %s", q.ID, i, fmt.Sprintf(format, a...)))
+		}
+		switch {
+		case !kebabRe.MatchString(q.ID):
+			bad("id must be kebab-case")
+		case questionIDs[q.ID]:
+			bad("duplicate id")
+		}
+		questionIDs[q.ID] = true
+		if q.Text == "" || len([]rune(q.Text)) > maxQuestionLen || !strings.HasSuffix(q.Text, "?") {
+			bad("text must be a question of at most %d characters", maxQuestionLen)
+		}
+		if len(q.Yes)+len(q.No) == 0 {
+			bad("yes and no name no mode")
+		}
+		for a, effects := range []map[string]float64{q.No, q.Yes} {
+			q.effect[a] = map[int]float64{}
+			for id, f := range effects {
+				mi, ok := index[id]
+				if !ok {
+					bad("unknown mode %q", id)
+					continue
+				}
+				if f <= 0 || f > 3 {
+					bad("factor %v for %q must be within (0, 3]", f, id)
+				}
+				q.effect[a][mi] = f
+			}
+		}
 	}
 	return errs
 }

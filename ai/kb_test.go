@@ -98,7 +98,7 @@ func TestKnowledgeBaseValidation(t *testing.T) {
 			for name, data := range tt.files {
 				fsys[name] = &fstest.MapFile{Data: []byte(data)}
 			}
-			_, err := newEngineFS(fsys)
+			_, err := newEngineFS(fsys, nil)
 			if tt.want == nil {
 				if err != nil {
 					t.Fatalf("unexpected error: %v", err)
@@ -121,7 +121,7 @@ func TestBadTablesRejected(t *testing.T) {
 	fsys := realTables(t)
 	fsys["printers.json"] = &fstest.MapFile{Data: []byte(`[{"id": "p", "names": ["p"], "extruder": "bowdn", "motion": "corexy"}]`)}
 	fsys["materials.json"] = &fstest.MapFile{Data: []byte(`[{"id": "pla", "names": ["pla"], "nozzle": [230, 200], "bed": [60, 60], "maxSpeed": 100}]`)}
-	_, err := newEngineFS(fsys)
+	_, err := newEngineFS(fsys, nil)
 	if err == nil {
 		t.Fatal("no error for bad printers and materials")
 	}

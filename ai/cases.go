@@ -1,0 +1,425 @@
+package ai
+
+import (
+	"embed"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"math"
+	"regexp"
+	"sort"
+	"strings"
+	"sync/atomic"
+)
+
+// Case is one solved troubleshooting case: what a maker saw and what fixed
+// it. The engine's case base is made of them: the embedded cases under
+// ai/testdata/casebase (real public threads, paraphrased, each with its
+// source) and the fixes this server's own makers confirmed.
+type Case struct {
+	ID          string   `json:"id"`
+	Source      string   `json:"source"`
+	Category    string   `json:"category"`
+	Description string   `json:"description"`
+	Printer     string   `json:"printer"`
+	Material    string   `json:"material"`
+	NozzleTemp  *float64 `json:"nozzleTemp"`
+	BedTemp     *float64 `json:"bedTemp"`
+	LayerHeight *float64 `json:"layerHeight"`
+	PrintSpeed  *float64 `json:"printSpeed"`
+	Infill      *float64 `json:"infill"`
+	NozzleSize  *float64 `json:"nozzleSize"`
+	Fix         string   `json:"fix"`
+	// Expect are patterns (Go RE2, case-insensitive) for the idea of the
+	// confirmed fix; the knowledge-base fixes whose titles match them are the
+	// fixes this case votes for.
+	Expect []string `json:"expect"`
+	// FixTitles are step titles a maker ticked as working (server cases);
+	// titles that are not knowledge-base fixes become steps of their own.
+	FixTitles []string `json:"fixTitles,omitempty"`
+	// Observations are yes/no facts the thread established ("happens at the
+	// same height on every print"); see questions.json.
+	Observations []string `json:"observations,omitempty"`
+	// Answers are the narrow-it-down questions the thread answers, by id.
+	Answers map[string]bool `json:"answers,omitempty"`
+}
+
+// Request returns the request a maker would have sent for c.
+func (c Case) Request() Request {
+	return Request{
+		Category: c.Category, Description: c.Description, Material: c.Material,
+		NozzleTemp: c.NozzleTemp, BedTemp: c.BedTemp, LayerHeight: c.LayerHeight,
+		PrintSpeed: c.PrintSpeed, Infill: c.Infill, PrinterBrand: c.Printer, NozzleSize: c.NozzleSize,
+		Answers: c.Answers,
+	}
+}
+
+// The embedded case base: every JSON array of cases in testdata/casebase.
+// Adding a case is adding an entry to one of those files (or a new file).
+//
+//go:embed testdata/casebase
+var caseFiles embed.FS
+
+// Case-base weights, set by leave-one-out runs over the case base (see
+// testdata/README.md): the nearest cases add to the score of the modes and
+// the fixes they confirm.
+const (
+	caseNeighbors   = 6    // nearest cases that vote
+	caseMinSim      = 0.10 // cosine similarity below which a case does not vote
+	caseModeWeight  = 1.6  // mode score per unit of vote
+	caseFixWeight   = 0.9  // fix score per unit of vote, relative to the top mode
+	caseCategoryFit = 1.2  // similarity factor when the category matches
+	casePrinterFit  = 1.1  // similarity factor for the same printer
+	maxCaseVotes    = 6    // fixes one case votes for at full weight
+	localCaseWeight = 1.3  // this server's confirmed fixes count a bit more
+)
+
+// caseIndex is an inverted index of cases over the engine's normalised
+// words and word pairs, weighted by inverse document frequency.
+type caseIndex struct {
+	cases []indexedCase
+	post  map[string][]int32 // feature -> cases having it
+	idf   map[string]float64
+	n     int
+}
+
+type indexedCase struct {
+	id, source string
+	category   string
+	printer    *printer
+	norm       float64
+	votes      []fixVote
+	titles     []string // confirmed titles that are not knowledge-base fixes
+}
+
+// fixVote is a knowledge-base fix a case confirms.
+type fixVote struct {
+	mode, fix int
+	w         float64
+}
+
+// caseFeatures are the distinct words and adjacent word pairs of a
+// description, normalised like the knowledge base (stems, misspellings).
+func caseFeatures(toks []token) []string {
+	seen := map[string]bool{}
+	var out []string
+	add := func(f string) {
+		if !seen[f] {
+			seen[f] = true
+			out = append(out, f)
+		}
+	}
+	for i, t := range toks {
+		if len(t.text) < 2 || isDigits(t.text) {
+			continue
+		}
+		add(t.text)
+		if i+1 < len(toks) && !toks[i+1].clause && len(toks[i+1].text) >= 2 && !isDigits(toks[i+1].text) {
+			add(t.text + " " + toks[i+1].text)
+		}
+	}
+	return out
+}
+
+// loadCases reads every *.json file of fsys as an array of cases.
+func loadCases(fsys fs.FS) ([]Case, error) {
+	files, err := fs.Glob(fsys, "*.json")
+	if err != nil {
+		return nil, err
+	}
+	sort.Strings(files)
+	var all []Case
+	ids := map[string]string{}
+	for _, f := range files {
+		var cs []Case
+		if err := decodeFile(fsys, f, &cs); err != nil {
+			return nil, err
+		}
+		for _, c := range cs {
+			if c.ID == "" || strings.TrimSpace(c.Description) == "" {
+				return nil, fmt.Errorf("case base %s: a case without id or description", f)
+			}
+			if prev, dup := ids[c.ID]; dup {
+				return nil, fmt.Errorf("case base %s: case %s is also in %s", f, c.ID, prev)
+			}
+			ids[c.ID] = f
+			all = append(all, c)
+		}
+	}
+	return all, nil
+}
+
+// buildCaseIndex indexes cases; idf is shared with an existing index (the
+// embedded one) so that server cases are weighted the same way, or computed
+// from cases when nil.
+func (e *Engine) buildCaseIndex(cases []Case, idf map[string]float64) (*caseIndex, error) {
+	ix := &caseIndex{post: map[string][]int32{}, idf: idf, n: len(cases)}
+	feats := make([][]string, len(cases))
+	df := map[string]int{}
+	for i, c := range cases {
+		feats[i] = caseFeatures(e.spell.analyze(c.Description))
+		for _, f := range feats[i] {
+			df[f]++
+		}
+	}
+	if ix.idf == nil {
+		ix.idf = make(map[string]float64, len(df))
+		n := float64(len(cases))
+		for f, d := range df {
+			ix.idf[f] = math.Log(1 + n/float64(d))
+		}
+	}
+	for i, c := range cases {
+		ic := indexedCase{id: c.ID, source: c.Source, category: c.Category}
+		ic.printer = findPrinter(e.kb.printers, c.Printer)
+		for _, f := range feats[i] {
+			w := ix.weight(f)
+			ic.norm += w * w
+			ix.post[f] = append(ix.post[f], int32(i))
+		}
+		ic.norm = math.Sqrt(ic.norm)
+		votes, titles, err := e.caseVotes(c)
+		if err != nil {
+			return nil, fmt.Errorf("case %s: %w", c.ID, err)
+		}
+		ic.votes, ic.titles = votes, titles
+		ix.cases = append(ix.cases, ic)
+	}
+	return ix, nil
+}
+
+// weight is the idf of a feature; words no case has are as rare as can be.
+func (ix *caseIndex) weight(f string) float64 {
+	if w, ok := ix.idf[f]; ok {
+		return w
+	}
+	return math.Log(1 + float64(max(ix.n, 1)))
+}
+
+// caseVotes finds the knowledge-base fixes a case confirms: those whose
+// title matches one of its patterns, or equals a confirmed title.
+func (e *Engine) caseVotes(c Case) ([]fixVote, []string, error) {
+	var res []*regexp.Regexp
+	for _, p := range c.Expect {
+		re, err := regexp.Compile("(?i)" + p)
+		if err != nil {
+			return nil, nil, fmt.Errorf("pattern %q: %w", p, err)
+		}
+		res = append(res, re)
+	}
+	var votes []fixVote
+	var free []string
+	for _, t := range c.FixTitles {
+		if t = strings.TrimSpace(t); t != "" {
+			free = append(free, t)
+		}
+	}
+	matched := make([]bool, len(free))
+	for mi, m := range e.kb.modes {
+		for fi, f := range m.Fixes {
+			hit := matchesAnyRe(res, f.Title)
+			for ti, t := range free {
+				if strings.EqualFold(t, f.Title) {
+					hit, matched[ti] = true, true
+				}
+			}
+			if hit {
+				votes = append(votes, fixVote{mode: mi, fix: fi, w: 1})
+			}
+		}
+	}
+	if len(votes) > maxCaseVotes {
+		w := math.Sqrt(float64(maxCaseVotes) / float64(len(votes)))
+		for i := range votes {
+			votes[i].w = w
+		}
+	}
+	var titles []string
+	for ti, t := range free {
+		if !matched[ti] {
+			titles = append(titles, truncateRunes(t, maxTitleLen))
+		}
+	}
+	return votes, titles, nil
+}
+
+func matchesAnyRe(res []*regexp.Regexp, s string) bool {
+	for _, re := range res {
+		if re.MatchString(s) {
+			return true
+		}
+	}
+	return false
+}
+
+// neighbor is a case close to a request.
+type neighbor struct {
+	c     *indexedCase
+	sim   float64
+	local bool
+}
+
+// nearest returns the k cases most similar to the request's words.
+func (ix *caseIndex) nearest(feats []string, req *Request, p *printer, k int, local bool) []neighbor {
+	if ix == nil || len(ix.cases) == 0 || len(feats) == 0 {
+		return nil
+	}
+	dot := map[int32]float64{}
+	qnorm := 0.0
+	for _, f := range feats {
+		w := ix.weight(f)
+		qnorm += w * w
+		for _, ci := range ix.post[f] {
+			dot[ci] += w * w
+		}
+	}
+	qnorm = math.Sqrt(qnorm)
+	out := make([]neighbor, 0, len(dot))
+	for ci, d := range dot {
+		c := &ix.cases[ci]
+		if c.norm == 0 || (req.exclude != "" && (c.id == req.exclude || c.source == req.exclude)) {
+			continue
+		}
+		sim := d / (qnorm * c.norm)
+		if req.Category != "" && req.Category != "other" && req.Category == c.category {
+			sim *= caseCategoryFit
+		}
+		if p != nil && c.printer == p {
+			sim *= casePrinterFit
+		}
+		if sim >= caseMinSim {
+			out = append(out, neighbor{c: c, sim: sim, local: local})
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].sim != out[j].sim {
+			return out[i].sim > out[j].sim
+		}
+		return out[i].c.id < out[j].c.id
+	})
+	if len(out) > k {
+		out = out[:k]
+	}
+	return out
+}
+
+// caseVote is what the nearest cases say about a request.
+type caseVote struct {
+	mode   map[int]float64
+	fix    map[[2]int]float64
+	titles map[string]float64 // confirmed titles outside the knowledge base
+	counts map[string]int     // how many makers of this server confirmed a title
+}
+
+// vote gathers the nearest embedded and server cases of a request.
+func (e *Engine) vote(req *Request, toks []token, p *printer) *caseVote {
+	feats := caseFeatures(toks)
+	near := e.cases.nearest(feats, req, p, caseNeighbors, false)
+	if local := e.local.Load(); local != nil {
+		near = append(near, local.nearest(feats, req, p, caseNeighbors, true)...)
+	}
+	if len(near) == 0 {
+		return nil
+	}
+	v := &caseVote{mode: map[int]float64{}, fix: map[[2]int]float64{}}
+	for _, n := range near {
+		sim := n.sim
+		if n.local {
+			sim *= localCaseWeight
+		}
+		modes := map[int]float64{}
+		for _, fv := range n.c.votes {
+			v.fix[[2]int{fv.mode, fv.fix}] += sim * fv.w
+			modes[fv.mode] = math.Max(modes[fv.mode], sim*fv.w)
+		}
+		for mi, w := range modes {
+			v.mode[mi] += w
+		}
+		for _, t := range n.c.titles {
+			if v.titles == nil {
+				v.titles, v.counts = map[string]float64{}, map[string]int{}
+			}
+			v.titles[t] += sim
+			v.counts[t]++
+		}
+	}
+	return v
+}
+
+// SetLocalCases replaces the server's own case base: fixes its makers
+// confirmed. It is safe to call while the engine analyses.
+func (e *Engine) SetLocalCases(cases []Case) error {
+	if len(cases) == 0 {
+		e.local.Store(nil)
+		return nil
+	}
+	ix, err := e.buildCaseIndex(cases, e.cases.idf)
+	if err != nil {
+		return err
+	}
+	e.local.Store(ix)
+	return nil
+}
+
+// localCases is the engine's server case base (nil when empty).
+type localCases = atomic.Pointer[caseIndex]
+
+// EmbeddedCases returns the cases compiled into the binary.
+func EmbeddedCases() ([]Case, error) {
+	sub, err := fs.Sub(caseFiles, "testdata/casebase")
+	if err != nil {
+		return nil, err
+	}
+	return loadCases(sub)
+}
+
+// decodeCases parses one JSON array of cases (for tools and tests).
+func decodeCases(data []byte) ([]Case, error) {
+	var cs []Case
+	err := json.Unmarshal(data, &cs)
+	return cs, err
+}
+
+// fixVote is the score the nearest cases add to a knowledge-base fix.
+func (a *analysis) fixVote(mode, fix int, top float64) float64 {
+	if a.votes == nil {
+		return 0
+	}
+	return caseFixWeight * top * a.votes.fix[[2]int{mode, fix}]
+}
+
+// caseSteps are the fixes the nearest cases confirm that the ranked modes did
+// not bring: knowledge-base fixes of other modes, and titles this server's
+// makers ticked that the knowledge base does not have.
+func (a *analysis) caseSteps(added map[[2]int]bool, top float64) []candidateStep {
+	if a.votes == nil {
+		return nil
+	}
+	var out []candidateStep
+	for k, w := range a.votes.fix {
+		if added[k] {
+			continue
+		}
+		f := a.e.kb.modes[k[0]].Fixes[k[1]]
+		if !a.facts.all(f.When) {
+			continue
+		}
+		out = append(out, candidateStep{step: Step{Title: f.Title}, fix: f, key: f.key, score: caseFixWeight * top * w, mode: k[0]})
+	}
+	for t, w := range a.votes.titles {
+		n := a.votes.counts[t]
+		desc := "Makers on this server confirmed that this fixed a similar problem."
+		if n > 1 {
+			desc = fmt.Sprintf("Makers on this server confirmed %d times that this fixed a similar problem.", n)
+		}
+		out = append(out, candidateStep{step: Step{Title: t, Description: desc}, score: caseFixWeight * top * w, mode: -1})
+	}
+	// Map order must not decide ties.
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].score != out[j].score {
+			return out[i].score > out[j].score
+		}
+		return out[i].step.Title < out[j].step.Title
+	})
+	return out
+}
