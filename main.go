@@ -92,7 +92,7 @@ func serve(args []string) error {
 		}
 	}()
 
-	analyzer, err := newAnalyzer(ctx, cfg, log)
+	analyzer, engine, err := newAnalyzer(ctx, cfg, log)
 	if err != nil {
 		return err
 	}
@@ -106,7 +106,7 @@ func serve(args []string) error {
 			return err
 		}
 	}
-	srv, err := server.New(cfg, server.Deps{Store: st, Analyzer: analyzer, Billing: pay, Authenticator: auth, Frontend: frontendFS(), Logger: log})
+	srv, err := server.New(cfg, server.Deps{Store: st, Analyzer: analyzer, Learner: engine, Billing: pay, Authenticator: auth, Frontend: frontendFS(), Logger: log})
 	if err != nil {
 		return err
 	}
@@ -123,23 +123,23 @@ func serve(args []string) error {
 
 // newAnalyzer is the built-in engine, or Gemini grounded in it and falling
 // back to it when an API key is set.
-func newAnalyzer(ctx context.Context, cfg *server.Config, log *slog.Logger) (ai.Analyzer, error) {
+func newAnalyzer(ctx context.Context, cfg *server.Config, log *slog.Logger) (ai.Analyzer, *ai.Engine, error) {
 	engine, err := ai.NewEngine()
 	if err != nil {
-		return nil, fmt.Errorf("load the diagnostic knowledge base: %w", err)
+		return nil, nil, fmt.Errorf("load the diagnostic knowledge base: %w", err)
 	}
 	if cfg.GeminiAPIKey == "" {
 		log.Info("analysis: built-in offline engine")
-		return engine, nil
+		return engine, engine, nil
 	}
 	gctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	g, err := ai.NewGemini(gctx, ai.GeminiConfig{APIKey: cfg.GeminiAPIKey, Model: cfg.GeminiModel, BaseURL: cfg.GeminiBaseURL, Timeout: cfg.GeminiTimeout}, engine, log)
 	if err != nil {
-		return nil, fmt.Errorf("LAYERFIX_GEMINI_API_KEY: set up Gemini: %w", err)
+		return nil, nil, fmt.Errorf("LAYERFIX_GEMINI_API_KEY: set up Gemini: %w", err)
 	}
 	log.Info("analysis: Gemini", "model", cfg.GeminiModel, "fallback", cfg.AIFallback)
-	return ai.WithFallback(g, engine, cfg.AIFallback, log), nil
+	return ai.WithFallback(g, engine, cfg.AIFallback, log), engine, nil
 }
 
 // newBilling is the Stripe provider when a secret key is set; nil (billing

@@ -82,7 +82,7 @@ func TestTroubleshootWithGemini(t *testing.T) {
 				t.Fatal(err)
 			}
 			quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
-			an, err := newAnalyzer(context.Background(), cfg, quiet)
+			an, _, err := newAnalyzer(context.Background(), cfg, quiet)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -52,6 +52,8 @@ type Config struct {
 	StripePrices         map[string]string // paid tier -> recurring Price id
 	StripeAPIBase        string            // tests: stripe-mock or a fake
 
+	Learn bool // the built-in engine learns from fixes makers confirm
+
 	LogFormat string // text or json
 	Version   string
 }
@@ -251,17 +253,8 @@ func settings() []setting {
 			c.GeminiTimeout = d
 			return nil
 		}},
-		{"ai-fallback", "LAYERFIX_AI_FALLBACK", "on", "answer with the built-in engine when Gemini fails (on/off)", false, func(c *Config, v string) error {
-			switch strings.ToLower(v) {
-			case "on", "true", "1", "yes":
-				c.AIFallback = true
-			case "off", "false", "0", "no":
-				c.AIFallback = false
-			default:
-				return fmt.Errorf("%q is not on or off", v)
-			}
-			return nil
-		}},
+		{"ai-fallback", "LAYERFIX_AI_FALLBACK", "on", "answer with the built-in engine when Gemini fails (on/off)", false, onOffSetting(func(c *Config) *bool { return &c.AIFallback })},
+		{"learn", "LAYERFIX_LEARN", "on", "the built-in engine learns from the fixes makers confirm on this server (on/off)", false, onOffSetting(func(c *Config) *bool { return &c.Learn })},
 		{"auth-mode", "LAYERFIX_AUTH_MODE", "local", "accounts: local (built in) or firebase", false, func(c *Config, v string) error {
 			if v != "local" && v != "firebase" {
 				return fmt.Errorf("%q is not local or firebase", v)
@@ -429,7 +422,7 @@ func (c *Config) Printable() []any {
 		"LAYERFIX_GA_MEASUREMENT_ID": c.GAMeasurementID, "LAYERFIX_META_PIXEL_ID": c.MetaPixelID,
 		"LAYERFIX_GEMINI_API_KEY": c.GeminiAPIKey, "LAYERFIX_GEMINI_MODEL": c.GeminiModel,
 		"LAYERFIX_GEMINI_BASE_URL": c.GeminiBaseURL, "LAYERFIX_GEMINI_TIMEOUT": c.GeminiTimeout.String(),
-		"LAYERFIX_AI_FALLBACK": onOff(c.AIFallback), "LAYERFIX_LOG_FORMAT": c.LogFormat,
+		"LAYERFIX_AI_FALLBACK": onOff(c.AIFallback), "LAYERFIX_LEARN": onOff(c.Learn), "LAYERFIX_LOG_FORMAT": c.LogFormat,
 		"LAYERFIX_AUTH_MODE": c.AuthMode, "LAYERFIX_FIREBASE_PROJECT_ID": c.FirebaseProjectID,
 		"LAYERFIX_FIREBASE_API_KEY": c.FirebaseAPIKey, "LAYERFIX_FIREBASE_AUTH_DOMAIN": c.FirebaseAuthDomain,
 		"LAYERFIX_FIREBASE_APP_ID": c.FirebaseAppID, "LAYERFIX_SMTP_URL": c.SMTPURL, "LAYERFIX_MAIL_FROM": c.MailFrom,
@@ -488,6 +481,21 @@ func anonString(n int) string {
 		return "unlimited"
 	}
 	return strconv.Itoa(n)
+}
+
+// onOffSetting parses an on/off switch into the field p points to.
+func onOffSetting(p func(*Config) *bool) func(*Config, string) error {
+	return func(c *Config, v string) error {
+		switch strings.ToLower(strings.TrimSpace(v)) {
+		case "on", "true", "1", "yes":
+			*p(c) = true
+		case "off", "false", "0", "no":
+			*p(c) = false
+		default:
+			return fmt.Errorf("%q is not on or off", v)
+		}
+		return nil
+	}
 }
 
 func onOff(b bool) string {

@@ -40,6 +40,7 @@ type issuesAPI struct {
 	limits   TierLimits
 	now      func() time.Time
 	log      *slog.Logger
+	learned  func() // a maker confirmed a fix
 }
 
 // codeUsageLimit is the 429 of a used-up monthly allowance.
@@ -364,6 +365,9 @@ func (h *issuesAPI) resolve(c echo.Context) error {
 	err = h.store.ResolveIssue(c.Request().Context(), currentUser(c).ID, id, working, notes, h.now())
 	if err != nil {
 		return issueStateErr(err, "This issue is already resolved: only pending or in-progress issues can be marked as resolved.")
+	}
+	if len(working) > 0 && h.learned != nil {
+		h.learned()
 	}
 	return h.respond(c)
 }

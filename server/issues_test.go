@@ -49,7 +49,9 @@ type workspace struct {
 	clock    *testClock
 }
 
-func newWorkspace(t *testing.T, an ai.Analyzer) *workspace {
+// newWorkspace starts a workspace server; opts adjust its configuration and
+// collaborators before it is built.
+func newWorkspace(t *testing.T, an ai.Analyzer, opts ...func(*Config, *Deps)) *workspace {
 	t.Helper()
 	dir := t.TempDir()
 	cfg := testConfig(t, map[string]string{"LAYERFIX_DATA_DIR": dir})
@@ -59,8 +61,12 @@ func newWorkspace(t *testing.T, an ai.Analyzer) *workspace {
 	}
 	clock := &testClock{t: time.Date(2026, 3, 14, 10, 0, 0, 0, time.UTC)}
 	photoDir := filepath.Join(dir, "photos")
-	s, err := New(cfg, Deps{Store: st, Analyzer: an, Frontend: testFrontend, Photos: blob.NewDisk(photoDir),
-		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Now: clock.now})
+	d := Deps{Store: st, Analyzer: an, Frontend: testFrontend, Photos: blob.NewDisk(photoDir),
+		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Now: clock.now}
+	for _, o := range opts {
+		o(cfg, &d)
+	}
+	s, err := New(cfg, d)
 	if err != nil {
 		t.Fatal(err)
 	}

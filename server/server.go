@@ -37,7 +37,10 @@ type Deps struct {
 	Billing billing.Provider
 	// Photos keeps uploaded photos; nil: a disk store under DataDir/photos.
 	Photos blob.Store
-	Logger *slog.Logger
+	// Learner receives the fixes makers confirm (the built-in engine); nil
+	// or LAYERFIX_LEARN=off: the server does not learn.
+	Learner CaseLearner
+	Logger  *slog.Logger
 	// Now is the clock (UTC); tests replace it.
 	Now func() time.Time
 }
@@ -45,6 +48,7 @@ type Deps struct {
 // Server is the configured Echo instance.
 type Server struct {
 	local  *localAuth
+	learn  *learner // nil when learning is off
 	photos *photosAPI
 	cfg    *Config
 	e      *echo.Echo
@@ -62,6 +66,9 @@ func New(cfg *Config, d Deps) (*Server, error) {
 		d.Now = func() time.Time { return time.Now().UTC() }
 	}
 	s := &Server{cfg: cfg, store: d.Store, log: d.Logger, now: d.Now}
+	if d.Learner != nil && cfg.Learn {
+		s.learn = newLearner(d.Store, d.Learner, d.Logger)
+	}
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
 	e.HTTPErrorHandler = s.errorHandler
@@ -195,6 +202,7 @@ func (s *Server) Serve(ctx context.Context, l net.Listener) error {
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(l) }()
 	go s.janitor(ctx)
+	go s.learn.run(ctx)
 	select {
 	case err := <-errc:
 		return err
