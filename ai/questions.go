@@ -9,7 +9,7 @@ import "math"
 const (
 	maxQuestions  = 2
 	closeModes    = 4    // modes considered for a question
-	closeFraction = 0.6  // a mode within this fraction of the top score is close
+	closeFraction = 0.45 // a mode within this fraction of the top score is close
 	minSplit      = 0.25 // log-factor spread a question needs to be worth asking
 )
 
