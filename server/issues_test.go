@@ -58,6 +58,7 @@ func newWorkspace(t *testing.T, an ai.Analyzer) *workspace {
 		an = &fakeAnalyzer{}
 	}
 	clock := &testClock{t: time.Date(2026, 3, 14, 10, 0, 0, 0, time.UTC)}
+	st.Now = clock.now // rows the store stamps itself follow the same clock
 	photoDir := filepath.Join(dir, "photos")
 	s, err := New(cfg, Deps{Store: st, Analyzer: an, Frontend: testFrontend, Photos: blob.NewDisk(photoDir),
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Now: clock.now})
