@@ -262,6 +262,10 @@ export async function exportIssues(format: ExportFormat): Promise<{ blob: Blob; 
 /** PATCH /api/issues/{id}/progress: the first ticked step moves a pending issue to in-progress. */
 export const startIssue = (id: number): Promise<Issue> => requestJson('PATCH', `/api/issues/${id}/progress`);
 
+/** PUT /api/issues/{id}/checked-steps: the ticked steps of a saved issue, by title. */
+export const putCheckedSteps = (id: number, titles: string[]): Promise<Issue> =>
+  requestJson('PUT', `/api/issues/${id}/checked-steps`, { checkedSteps: titles });
+
 // ---- Billing additions (issue 7) ----
 
 /** GET /api/subscription: the caller's plan as the subscription screen needs it. */
