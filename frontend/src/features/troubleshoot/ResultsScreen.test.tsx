@@ -107,7 +107,7 @@ describe('results screen', () => {
     await user.click(screen.getByRole('checkbox', { name: 'Dry the filament' }));
     await waitFor(() => expect(fetch.mock.calls.some(([url]) => String(url).endsWith('/api/issues/42/checked-steps'))).toBe(true));
     const call = fetch.mock.calls.find(([url]) => String(url).endsWith('/api/issues/42/checked-steps'))!;
-    const init = call[1] as RequestInit;
+    const init = (call as unknown[])[1] as RequestInit;
     expect(init.method).toBe('PUT');
     expect(JSON.parse(String(init.body))).toEqual({ checkedSteps: ['Lower the nozzle temperature', 'Dry the filament'] });
   });
