@@ -171,21 +171,57 @@ func TestProtectedRoutesNeedAUser(t *testing.T) {
 	}
 }
 
-func TestTransferUsageOncePerMonth(t *testing.T) {
-	ts := newTestServer(t, nil, nil)
-	for i := 0; i < 2; i++ {
-		ts.do(t, "POST", "/api/troubleshoot", validTroubleshoot(nil))
+// TestTransferUsage: anonymous analyses move only into an account created by
+// this sign-up, at most once per IP and month, never into an existing account.
+func TestTransferUsage(t *testing.T) {
+	ws := newWorkspace(t, nil)
+	const makerspace = "198.51.100.7:4000"
+	transfer := func(auth []string, ip string) string {
+		t.Helper()
+		w := ws.do(t, "POST", "/api/transfer-usage", "", append(auth, "RemoteAddr", ip)...)
+		if w.Code != 200 {
+			t.Fatalf("transfer: %d %s", w.Code, w.Body.String())
+		}
+		return strings.TrimSpace(w.Body.String())
 	}
-	s := signup(t, ts, "maker@example.com", "spaghetti-monster")
-	for i, want := range []int{2, 0} {
-		w := ts.do(t, "POST", "/api/transfer-usage", "", bearer(s.Token)...)
-		if w.Code != 200 || !strings.Contains(w.Body.String(), `"transferred":`+string(rune('0'+want))) {
-			t.Fatalf("transfer %d: %d %s", i, w.Code, w.Body.String())
+	usage := func(auth []string) int { return ws.usage(t, auth) }
+
+	// An existing account, created yesterday, signs in from the makerspace.
+	veteran := ws.user(t, "veteran@example.com")
+	ws.clock.set(ws.clock.now().Add(26 * time.Hour))
+	for i := 0; i < 2; i++ {
+		if w := ws.do(t, "POST", "/api/troubleshoot", validTroubleshoot(nil), "RemoteAddr", makerspace); w.Code != 200 {
+			t.Fatalf("anonymous analysis: %d %s", w.Code, w.Body.String())
 		}
 	}
-	w := ts.do(t, "GET", "/api/user/profile", "", bearer(s.Token)...)
-	if !strings.Contains(w.Body.String(), `"monthlyUsage":2`) {
-		t.Fatalf("profile after transfer: %s", w.Body.String())
+	if got := transfer(veteran, makerspace); got != `{"transferred":0}` || usage(veteran) != 0 {
+		t.Fatalf("an existing account was charged strangers' use: %s, usage %d", got, usage(veteran))
+	}
+
+	// The maker who used them signs up: the new account gets them, once.
+	fresh := ws.user(t, "fresh@example.com")
+	if got := transfer(fresh, makerspace); got != `{"transferred":2}` {
+		t.Fatalf("new account: %s", got)
+	}
+	if got := transfer(fresh, makerspace); got != `{"transferred":0}` || usage(fresh) != 2 {
+		t.Fatalf("second call: %s, usage %d", got, usage(fresh))
+	}
+	// A classmate behind the same IP signs up too: the IP's uses were transferred already.
+	classmate := ws.user(t, "classmate@example.com")
+	if got := transfer(classmate, makerspace); got != `{"transferred":0}` || usage(classmate) != 0 {
+		t.Fatalf("second account behind one IP charged again: %s, usage %d", got, usage(classmate))
+	}
+	// The limit message tells the truth about what a new account gets.
+	ws.do(t, "POST", "/api/troubleshoot", validTroubleshoot(nil), "RemoteAddr", makerspace)
+	w := ws.do(t, "POST", "/api/troubleshoot", validTroubleshoot(nil), "RemoteAddr", makerspace)
+	if msg := decodeError(t, w).Message; w.Code != 429 || strings.Contains(msg, "keep troubleshooting") || !strings.Contains(msg, "count toward its month") {
+		t.Fatalf("limit answer %d %q", w.Code, msg)
+	}
+	// The new account can still analyse: 3 a month, 2 used here.
+	printer := ws.addPrinter(t, fresh, "Mk4", "Prusa")
+	ws.submit(t, fresh, issueBody(t, printer.ID, nil))
+	if w := ws.do(t, "POST", "/api/issues", issueBody(t, printer.ID, nil), fresh...); w.Code != 429 {
+		t.Fatalf("fourth analysis of the month: %d", w.Code)
 	}
 }
 

@@ -28,6 +28,7 @@ type RuntimeConfig struct {
 	ContactEmail         string          `json:"contactEmail"`
 	AnonMonthlyLimit     int             `json:"anonMonthlyLimit"`
 	EmailEnabled         bool            `json:"emailEnabled"`
+	ImageAnalysis        bool            `json:"imageAnalysis"` // photos are analysed (Gemini on)
 	Version              string          `json:"version"`
 }
 

@@ -30,6 +30,7 @@ type issueStore interface {
 	IssueByID(ctx context.Context, userID, id int64) (*store.IssueView, error)
 	ResolveIssue(ctx context.Context, userID, id int64, working []string, notes *string, now time.Time) error
 	StartIssue(ctx context.Context, userID, id int64) error
+	SetCheckedSteps(ctx context.Context, userID, id int64, titles []string) error
 }
 
 type issuesAPI struct {
@@ -379,6 +380,53 @@ func issueStateErr(err error, msg string) error {
 		return apiErr(http.StatusConflict, "ISSUE_ALREADY_RESOLVED", msg)
 	}
 	return storeErr(err, "Issue")
+}
+
+type checkedStepsRequest struct {
+	CheckedSteps []string `json:"checkedSteps"`
+}
+
+// checkedSteps handles PUT /api/issues/:id/checked-steps: the titles of the
+// steps the maker ticked, stored with the issue so every device shows the
+// same ticks. Only titles of the issue's own steps are kept.
+func (h *issuesAPI) checkedSteps(c echo.Context) error {
+	id, err := pathID(c, "Issue")
+	if err != nil {
+		return err
+	}
+	var in checkedStepsRequest
+	if err := bindJSON(c, &in); err != nil {
+		return err
+	}
+	if len(in.CheckedSteps) > maxWorkingRecs {
+		return validationErr(map[string]string{"checkedSteps": fmt.Sprintf("You can tick at most %d steps", maxWorkingRecs)})
+	}
+	ctx, user := c.Request().Context(), currentUser(c)
+	is, err := h.store.IssueByID(ctx, user.ID, id)
+	if err != nil {
+		return storeErr(err, "Issue")
+	}
+	var res ai.Result
+	_ = json.Unmarshal(is.AIChecklist, &res) // an issue without analysis has no steps to tick
+	steps := map[string]bool{}
+	for _, s := range res.Steps {
+		steps[s.Title] = true
+	}
+	titles := make([]string, 0, len(in.CheckedSteps))
+	seen := map[string]bool{}
+	for _, t := range in.CheckedSteps {
+		if !steps[t] {
+			return validationErr(map[string]string{"checkedSteps": fmt.Sprintf("%q is not a step of this issue", cleanText(t, 80))})
+		}
+		if !seen[t] {
+			seen[t] = true
+			titles = append(titles, t)
+		}
+	}
+	if err := h.store.SetCheckedSteps(ctx, user.ID, id, titles); err != nil {
+		return storeErr(err, "Issue")
+	}
+	return h.respond(c)
 }
 
 // start handles PATCH /api/issues/:id/progress: the maker began working

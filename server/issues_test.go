@@ -13,6 +13,7 @@ import (
 	"mime/multipart"
 	"net/http/httptest"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -60,6 +61,7 @@ func newWorkspace(t *testing.T, an ai.Analyzer, opts ...func(*Config, *Deps)) *w
 		an = &fakeAnalyzer{}
 	}
 	clock := &testClock{t: time.Date(2026, 3, 14, 10, 0, 0, 0, time.UTC)}
+	st.Now = clock.now // rows the store stamps itself follow the same clock
 	photoDir := filepath.Join(dir, "photos")
 	d := Deps{Store: st, Analyzer: an, Frontend: testFrontend, Photos: blob.NewDisk(photoDir),
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Now: clock.now}
@@ -528,5 +530,47 @@ func TestExportIssues(t *testing.T) {
 	}
 	if w := ws.do(t, "GET", "/api/issues/export?format=xls", "", ada...); w.Code != 400 {
 		t.Fatalf("unknown format: %d", w.Code)
+	}
+}
+
+// TestCheckedStepsOnTheServer: ticks of a saved issue live with the issue, so
+// another device sees them; only the issue's own steps can be ticked, only by
+// its owner, and the first tick starts the issue.
+func TestCheckedStepsOnTheServer(t *testing.T) {
+	ws := newWorkspace(t, nil)
+	ada, bob := ws.user(t, "ada@example.com"), ws.user(t, "bob@example.com")
+	p := ws.addPrinter(t, ada, "Mk4", "Prusa")
+	is := ws.submit(t, ada, issueBody(t, p.ID, nil))
+	path := fmt.Sprintf("/api/issues/%d/checked-steps", is.ID)
+	put := func(auth []string, titles ...string) *httptest.ResponseRecorder {
+		return ws.do(t, "PUT", path, mustJSON(t, map[string]any{"checkedSteps": titles}), auth...)
+	}
+
+	if w := put(ada, "Dry the filament", "Dry the filament"); w.Code != 200 {
+		t.Fatalf("tick: %d %s", w.Code, w.Body.String())
+	}
+	// The desktop loads the issue: the phone's tick is there and the issue is started.
+	var got issueOut
+	w := ws.do(t, "GET", fmt.Sprintf("/api/issues/%d", is.ID), "", ada...)
+	json.Unmarshal(w.Body.Bytes(), &got)
+	if got.Status != "in-progress" || len(got.CheckedSteps) != 1 || got.CheckedSteps[0] != "Dry the filament" {
+		t.Fatalf("after a tick: status %q, checked %q", got.Status, got.CheckedSteps)
+	}
+	for _, tc := range []struct {
+		name   string
+		auth   []string
+		titles []string
+		code   int
+	}{
+		{"a title that is not a step", ada, []string{"<script>alert(1)</script>"}, 400},
+		{"another maker's issue", bob, []string{"Dry the filament"}, 404},
+		{"too many", ada, slices.Repeat([]string{"Dry the filament"}, 21), 400},
+	} {
+		if w := put(tc.auth, tc.titles...); w.Code != tc.code {
+			t.Errorf("%s: %d %s", tc.name, w.Code, w.Body.String())
+		}
+	}
+	if w := put(ada); w.Code != 200 || !strings.Contains(w.Body.String(), `"checkedSteps":[]`) || !strings.Contains(w.Body.String(), `"status":"in-progress"`) {
+		t.Fatalf("untick all: %d %s", w.Code, w.Body.String())
 	}
 }

@@ -62,20 +62,17 @@ func (p *profileAPI) get(c echo.Context) error {
 	return c.JSON(http.StatusOK, profileOf(u, p.now(), p.limits))
 }
 
-// transferUsage adds this IP's anonymous analyses of the month to the
-// account, once per account per month.
+// newAccountWindow is how recent an account must be for the anonymous
+// usage of its sign-up to be transferred to it.
+const newAccountWindow = time.Hour
+
+// transferUsage moves this IP's anonymous analyses of the month into the
+// caller's account when the account was just created by this sign-up, once
+// per IP and month (README "Anonymous usage transfer").
 func (p *profileAPI) transferUsage(c echo.Context) error {
-	ctx, now := c.Request().Context(), p.now()
-	n, err := p.store.AnonymousUsage(ctx, clientIP(c), now)
+	n, err := p.store.TransferAnonymous(c.Request().Context(), currentUser(c).ID, clientIP(c), p.now(), newAccountWindow)
 	if err != nil {
 		return err
-	}
-	done, err := p.store.TransferUsage(ctx, currentUser(c).ID, n, now)
-	if err != nil {
-		return err
-	}
-	if !done {
-		n = 0
 	}
 	return c.JSON(http.StatusOK, map[string]int{"transferred": n})
 }

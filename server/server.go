@@ -89,7 +89,7 @@ func New(cfg *Config, d Deps) (*Server, error) {
 		BasePath: cfg.BasePath, AuthMode: cfg.AuthMode, Firebase: []byte("null"), EmailEnabled: d.Mailer != nil,
 		GAMeasurementID: cfg.GAMeasurementID, MetaPixelID: cfg.MetaPixelID,
 		OperatorName: cfg.OperatorName, ContactEmail: cfg.ContactEmail,
-		AnonMonthlyLimit: cfg.AnonLimit, Version: cfg.Version,
+		AnonMonthlyLimit: cfg.AnonLimit, Version: cfg.Version, ImageAnalysis: cfg.GeminiAPIKey != "",
 	}
 	if d.Billing != nil {
 		rc.BillingEnabled, rc.StripePublishableKey = true, cfg.StripePublishableKey

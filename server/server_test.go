@@ -40,6 +40,14 @@ func TestSPARoutesAndRuntimeConfig(t *testing.T) {
 	if strings.Contains(body, "layerfix:head") {
 		t.Fatal("marker left in index.html")
 	}
+	// Photos are promised as analysed only when Gemini analyses them.
+	if !strings.Contains(body, `"imageAnalysis":false`) {
+		t.Fatalf("a server without Gemini must say it does not analyse photos: %s", body)
+	}
+	gem := newTestServer(t, map[string]string{"LAYERFIX_GEMINI_API_KEY": "test-key"}, nil)
+	if body := gem.do(t, "GET", "/features", "").Body.String(); !strings.Contains(body, `"imageAnalysis":true`) || strings.Contains(body, "test-key") {
+		t.Fatalf("Gemini server config: %s", body)
+	}
 }
 
 func TestStaticAssets(t *testing.T) {

@@ -115,7 +115,11 @@ func analysisErr(err error) error {
 func limitMessage(limit int, now time.Time) string {
 	now = now.UTC()
 	next := time.Date(now.Year(), now.Month()+1, 1, 0, 0, 0, 0, time.UTC)
-	return fmt.Sprintf("You've used all %d free analyses for %s. Your free credits reset on %s (UTC). Create a free account to keep troubleshooting.",
+	// A new free account is charged the analyses used here (README "Anonymous
+	// usage transfer"), so the message does not promise it more this month.
+	return fmt.Sprintf("You've used all %d free analyses for %s. Your free credits reset on %s (UTC). "+
+		"A free account keeps a log of your printers and issues, and the analyses used here count toward its month; "+
+		"a paid plan gives you more right away.",
 		limit, now.Format("January 2006"), next.Format("January 2, 2006"))
 }
 

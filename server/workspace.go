@@ -35,6 +35,7 @@ func (s *Server) registerWorkspace(api *echo.Group, d Deps) {
 	api.GET("/issues/:id", is.get)
 	api.PATCH("/issues/:id/resolve", is.resolve)
 	api.PATCH("/issues/:id/progress", is.start)
+	api.PUT("/issues/:id/checked-steps", is.checkedSteps)
 
 	// Uploads need a larger body limit than the API group's, and photos
 	// must load in <img> tags without a bearer token, so both routes sit

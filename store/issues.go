@@ -83,6 +83,23 @@ func (s *Store) ResolveIssue(ctx context.Context, userID, id int64, working []st
 	return s.stateError(ctx, userID, id)
 }
 
+// SetCheckedSteps stores the titles of the steps the maker ticked; the first
+// tick moves a pending issue to in-progress in the same statement. A missing
+// or foreign issue gives ErrNotFound.
+func (s *Store) SetCheckedSteps(ctx context.Context, userID, id int64, titles []string) error {
+	start := len(titles) > 0
+	res := s.writer(ctx).Exec(`UPDATE issues SET checked_steps = ?,
+  status = CASE WHEN ? AND status = ? THEN ? ELSE status END
+WHERE id = ? AND user_id = ?`, StringList(titles), start, StatusPending, StatusInProgress, id, userID)
+	if res.Error != nil {
+		return fmt.Errorf("save checked steps of issue %d: %w", id, res.Error)
+	}
+	if res.RowsAffected == 0 {
+		return ErrNotFound
+	}
+	return nil
+}
+
 // StartIssue moves a pending issue to in-progress; an in-progress issue is
 // left as it is, a resolved one gives ErrWrongState.
 func (s *Store) StartIssue(ctx context.Context, userID, id int64) error {

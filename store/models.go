@@ -77,6 +77,7 @@ type Issue struct {
 	Status                 string     `gorm:"default:pending" json:"status"`
 	ResolvedAt             *time.Time `json:"resolvedAt"`
 	WorkingRecommendations StringList `json:"workingRecommendations"`
+	CheckedSteps           StringList `gorm:"column:checked_steps" json:"checkedSteps"` // titles of the ticked steps
 	ResolutionNotes        *string    `json:"resolutionNotes"`
 	CreatedAt              time.Time  `json:"createdAt"`
 }

@@ -226,19 +226,43 @@ WHERE id = ? AND monthly_usage > 0 AND last_usage_reset >= ?`, userID, monthStar
 	return nil
 }
 
-// TransferUsage adds n anonymous analyses to the user's month once per
-// calendar month; it reports whether this call did the transfer.
-func (s *Store) TransferUsage(ctx context.Context, userID int64, n int, now time.Time) (bool, error) {
+// TransferAnonymous moves ip's anonymous analyses of now's month into the
+// account of userID, only when that account was created within window
+// (by this sign-up) and never received a transfer, and at most once per IP
+// and month: the anonymous record is marked transferred in the same
+// transaction. It returns the number of analyses added.
+func (s *Store) TransferAnonymous(ctx context.Context, userID int64, ip string, now time.Time, window time.Duration) (int, error) {
 	ms, now := monthStart(now), now.UTC()
 	period := now.Format("2006-01")
-	res := s.writer(ctx).Exec(`UPDATE users SET
+	n := 0
+	err := s.writer(ctx).Transaction(func(tx *gorm.DB) error {
+		var u User
+		if err := tx.Select("id, created_at, usage_transfer_period").Take(&u, userID).Error; err != nil {
+			return err
+		}
+		if u.UsageTransferPeriod != nil || u.CreatedAt.Before(now.Add(-window)) {
+			return nil // an existing account is never charged for strangers' use
+		}
+		// Whatever the IP's record says, this account's one chance is spent.
+		if err := tx.Exec(`UPDATE users SET usage_transfer_period = ? WHERE id = ?`, period, userID).Error; err != nil {
+			return err
+		}
+		res := tx.Exec(`UPDATE anonymous_usage SET transferred = TRUE
+WHERE ip_address = ? AND month = ? AND year = ? AND transferred = FALSE AND usage_count > 0`, ip, int(now.Month()), now.Year())
+		if res.Error != nil || res.RowsAffected == 0 {
+			return res.Error
+		}
+		if err := tx.Raw(`SELECT usage_count FROM anonymous_usage WHERE ip_address = ? AND month = ? AND year = ?`,
+			ip, int(now.Month()), now.Year()).Scan(&n).Error; err != nil {
+			return err
+		}
+		return tx.Exec(`UPDATE users SET
   monthly_usage = CASE WHEN last_usage_reset IS NULL OR last_usage_reset < ? THEN ? ELSE monthly_usage + ? END,
-  last_usage_reset = CASE WHEN last_usage_reset IS NULL OR last_usage_reset < ? THEN ? ELSE last_usage_reset END,
-  usage_transfer_period = ?
-WHERE id = ? AND (usage_transfer_period IS NULL OR usage_transfer_period <> ?)`,
-		ms, n, n, ms, now, period, userID, period)
-	if res.Error != nil {
-		return false, fmt.Errorf("transfer usage to user %d: %w", userID, res.Error)
+  last_usage_reset = CASE WHEN last_usage_reset IS NULL OR last_usage_reset < ? THEN ? ELSE last_usage_reset END
+WHERE id = ?`, ms, n, n, ms, now, userID).Error
+	})
+	if err != nil {
+		return 0, fmt.Errorf("transfer anonymous usage to user %d: %w", userID, err)
 	}
-	return res.RowsAffected == 1, nil
+	return n, nil
 }

@@ -24,6 +24,8 @@ export interface RuntimeConfig {
   anonMonthlyLimit: number;
   /** Local mode: the server can send verification and password reset emails. */
   emailEnabled: boolean;
+  /** Photos are analysed (the Gemini engine is on); the built-in engine reads words and settings only. */
+  imageAnalysis: boolean;
   version: string;
 }
 
@@ -39,6 +41,7 @@ export const defaultConfig: RuntimeConfig = {
   contactEmail: '',
   anonMonthlyLimit: 3,
   emailEnabled: false,
+  imageAnalysis: false,
   version: 'dev',
 };
 
@@ -86,6 +89,7 @@ export function parseConfig(raw: string | null | undefined): RuntimeConfig {
     contactEmail: str(data.contactEmail, ''),
     anonMonthlyLimit: Number.isFinite(limit) && limit > 0 ? limit : defaultConfig.anonMonthlyLimit,
     emailEnabled: data.emailEnabled === true,
+    imageAnalysis: data.imageAnalysis === true,
     version: str(data.version, defaultConfig.version),
   };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildPlans, formatPrice } from './plans';
+import { buildPlans, features, formatPrice } from './plans';
 
 describe('buildPlans', () => {
   it('uses server prices and limits in tier order', () => {
@@ -35,5 +35,14 @@ describe('buildPlans', () => {
     expect(formatPrice(3.99)).toBe('$3.99');
     expect(formatPrice(20)).toBe('$20');
     expect(formatPrice(7.5)).toBe('$7.50');
+  });
+});
+
+describe('photo feature follows the server', () => {
+  it('promises image analysis only when the server analyses photos', () => {
+    expect(features('pro', true).map((f) => f.label)).toContain('Photo upload and image analysis');
+    const offline = features('pro', false).map((f) => f.label);
+    expect(offline.join(' ')).not.toMatch(/image analysis/i);
+    expect(offline).toContain('Photo upload with every issue');
   });
 });

@@ -1,5 +1,6 @@
 // Subscription plans (SPEC section 9). Prices come from GET /api/pricing and
 // limits from GET /api/usage-limits; the constants here are the fallbacks.
+import { config } from './config';
 import type { PricingEntry, Tier, UsageLimits } from './api/types';
 
 export const TIERS: Tier[] = ['free', 'hobby', 'pro', 'farm'];
@@ -38,10 +39,12 @@ const TAGLINES: Record<Tier, string> = {
   farm: 'For print farms and makerspaces.',
 };
 
-function features(tier: Tier): PlanFeature[] {
+// features lists what a plan includes on this server: photos are promised as analysed only when
+// the server analyses them (the Gemini engine is configured).
+export function features(tier: Tier, imageAnalysis = config.imageAnalysis): PlanFeature[] {
   const list: PlanFeature[] = [
     { label: 'AI diagnosis with prioritized fixes' },
-    { label: 'Photo upload and image analysis' },
+    { label: imageAnalysis ? 'Photo upload and image analysis' : 'Photo upload with every issue' },
     { label: 'Printer profiles and issue history' },
     { label: 'Shareable result links' },
   ];

@@ -9,6 +9,7 @@ import {
   transferUsage,
   troubleshoot,
   uploadImages,
+  UploadError,
 } from './client';
 
 type Call = { url: string; init: RequestInit };
@@ -124,6 +125,15 @@ describe('calls with special handling', () => {
   it('reports an upload failure as "Failed to upload images"', async () => {
     mockFetch(500, 'boom', 'Internal Server Error');
     await expect(uploadImages([])).rejects.toThrow(/^Failed to upload images$/);
+  });
+
+  it("keeps the server's reason for a refused image", async () => {
+    const reason = 'Photo 2 (scan.tiff) is not a JPEG, PNG or WebP image';
+    mockFetch(400, JSON.stringify({ error: { code: 'VALIDATION', message: reason, fields: { images: reason } } }), 'Bad Request');
+    const err = await uploadImages([]).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(UploadError);
+    expect((err as UploadError).reason).toBe(reason);
+    expect((err as UploadError).status).toBe(400);
   });
 
   it('turns any printers failure into an empty list', async () => {

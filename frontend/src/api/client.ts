@@ -167,14 +167,32 @@ export async function deletePrinter(id: number): Promise<void> {
   await apiRequest('DELETE', `/api/printers/${id}`);
 }
 
+/**
+ * A failed photo upload: the message stays 'Failed to upload images'; `reason` is what the
+ * server said (which image and why: unsupported format, too large, too many pixels) when it
+ * said anything.
+ */
+export class UploadError extends Error {
+  readonly reason: string | null;
+  readonly status: number | null;
+
+  constructor(cause: unknown) {
+    super('Failed to upload images');
+    this.name = 'UploadError';
+    this.status = cause instanceof ApiError ? cause.status : null;
+    const details = cause instanceof ApiError ? cause.details : null;
+    this.reason = details?.fields?.images ?? details?.message ?? null;
+  }
+}
+
 /** Uploads photos as repeated multipart 'images' fields. */
 export async function uploadImages(files: File[]): Promise<UploadResponse> {
   const form = new FormData();
   for (const f of files) form.append('images', f);
   try {
     return await requestJson<UploadResponse>('POST', '/api/upload-images', form);
-  } catch {
-    throw new Error('Failed to upload images');
+  } catch (err) {
+    throw new UploadError(err);
   }
 }
 
@@ -243,6 +261,10 @@ export async function exportIssues(format: ExportFormat): Promise<{ blob: Blob; 
 
 /** PATCH /api/issues/{id}/progress: the first ticked step moves a pending issue to in-progress. */
 export const startIssue = (id: number): Promise<Issue> => requestJson('PATCH', `/api/issues/${id}/progress`);
+
+/** PUT /api/issues/{id}/checked-steps: the ticked steps of a saved issue, by title. */
+export const putCheckedSteps = (id: number, titles: string[]): Promise<Issue> =>
+  requestJson('PUT', `/api/issues/${id}/checked-steps`, { checkedSteps: titles });
 
 // ---- Billing additions (issue 7) ----
 

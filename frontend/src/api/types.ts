@@ -66,6 +66,8 @@ export interface Issue extends IssueFields {
   status: IssueStatus;
   resolvedAt: string | null;
   workingRecommendations: string[];
+  /** Titles of the steps the maker ticked, stored with the issue. */
+  checkedSteps?: string[];
   resolutionNotes: string | null;
   createdAt: string;
   printer?: { name: string; brand: string } | null;

@@ -29,7 +29,7 @@ export function firstName(displayName: string | null | undefined): string {
   return (displayName ?? '').trim().split(/\s+/)[0] ?? '';
 }
 
-function Stat({ icon, label, value, loading }: { icon: ReactNode; label: string; value: number; loading: boolean }) {
+function Stat({ icon, label, value, loading, note }: { icon: ReactNode; label: string; value: number; loading: boolean; note?: string }) {
   return (
     <Card sx={{ flex: 1, minWidth: 0 }}>
       <CardContent sx={{ p: { xs: 1.5, sm: 2.5 }, '&:last-child': { pb: { xs: 1.5, sm: 2.5 } } }}>
@@ -42,6 +42,11 @@ function Stat({ icon, label, value, loading }: { icon: ReactNode; label: string;
             <Typography variant="body2" sx={{ color: 'text.secondary', fontSize: { xs: 12, sm: 14 } }}>
               {label}
             </Typography>
+            {note && !loading && (
+              <Typography variant="caption" sx={{ color: 'text.secondary', display: 'block' }} data-testid={`stat-${label}-note`}>
+                {note}
+              </Typography>
+            )}
           </Box>
         </Stack>
       </CardContent>
@@ -82,8 +87,10 @@ export default function Dashboard() {
   const history = usePrinterHistory();
 
   const name = firstName(user?.displayName);
+  // Open work is every issue not resolved yet: new (pending) ones and those being worked on.
   const inProgress = issues.filter((i) => i.status === 'in-progress').length;
-  const resolved = issues.filter((i) => i.status === 'resolved').length;
+  const open = issues.filter((i) => i.status !== 'resolved').length;
+  const resolved = issues.length - open;
   const subscribed = user?.subscriptionStatus === 'active';
 
   return (
@@ -106,12 +113,25 @@ export default function Dashboard() {
 
       <Stack direction="row" spacing={{ xs: 1, sm: 2 }} sx={{ mb: 3 }}>
         <Stat icon={<PrintRounded />} label="Printers" value={printers.length} loading={printersLoading} />
-        <Stat icon={<HourglassTopRounded />} label="In Progress" value={inProgress} loading={issuesLoading} />
+        <Stat icon={<HourglassTopRounded />} label="Open" value={open} loading={issuesLoading} note={`${inProgress} in progress`} />
         <Stat icon={<TaskAltRounded />} label="Resolved" value={resolved} loading={issuesLoading} />
       </Stack>
 
-      <Box sx={{ display: 'grid', gap: 3, gridTemplateColumns: { xs: '1fr', md: 'minmax(0, 2fr) minmax(0, 1fr)' }, alignItems: 'start' }}>
-        <Stack spacing={3} sx={{ minWidth: 0 }}>
+      {/* On a phone the credits come right after the counts, before the fleet. */}
+      <Box
+        sx={{
+          display: 'grid',
+          gap: 3,
+          gridTemplateColumns: { xs: '1fr', md: 'minmax(0, 2fr) minmax(0, 1fr)' },
+          gridTemplateAreas: { xs: '"usage" "main" "side"', md: '"main usage" "main side"' },
+          gridTemplateRows: { md: 'auto 1fr' },
+          alignItems: 'start',
+        }}
+      >
+        <Box sx={{ gridArea: 'usage', minWidth: 0 }}>
+          <UsageCard />
+        </Box>
+        <Stack spacing={3} sx={{ minWidth: 0, gridArea: 'main' }}>
           <Box component="section" aria-labelledby="printers-title">
             <Typography id="printers-title" variant="h6" component="h2" sx={{ mb: 1.5 }}>
               Your Printers
@@ -127,10 +147,11 @@ export default function Dashboard() {
           </Box>
           <RecentIssues issues={issues} loading={issuesLoading} />
         </Stack>
-        <Stack spacing={3} sx={{ minWidth: 0 }}>
-          <UsageCard />
-          {!subscribed && <UpgradeCard />}
-        </Stack>
+        {!subscribed && (
+          <Box sx={{ gridArea: 'side', minWidth: 0 }}>
+            <UpgradeCard />
+          </Box>
+        )}
       </Box>
 
       {modal.kind !== 'none' && (

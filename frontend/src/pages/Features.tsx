@@ -18,11 +18,25 @@ import PrecisionManufacturingRoundedIcon from '@mui/icons-material/PrecisionManu
 import PsychologyRoundedIcon from '@mui/icons-material/PsychologyRounded';
 import ScheduleRoundedIcon from '@mui/icons-material/ScheduleRounded';
 import SmartphoneRoundedIcon from '@mui/icons-material/SmartphoneRounded';
+import { config } from '../config';
 
 interface Feature {
   icon: ReactNode;
   title: string;
   text: string;
+}
+
+// The photo feature as this server provides it: analysed with Gemini, kept with the issue otherwise.
+export function photoFeature(imageAnalysis: boolean): Pick<Feature, 'title' | 'text'> {
+  return imageAnalysis
+    ? {
+        title: 'Visual Problem Detection',
+        text: 'Upload photos of the failed print. Image analysis spots stringing, warping, layer shifts and gaps you might miss.',
+      }
+    : {
+        title: 'Photos With Every Issue',
+        text: 'Attach photos of the failed print and keep them with the issue. The diagnosis on this server reads your description and settings.',
+      };
 }
 
 const FEATURES: Feature[] = [
@@ -31,11 +45,7 @@ const FEATURES: Feature[] = [
     title: 'AI-Powered Diagnostics',
     text: 'Describe what went wrong and get a clear analysis of the likely causes, from first-layer trouble to extrusion faults.',
   },
-  {
-    icon: <PhotoCameraRoundedIcon />,
-    title: 'Visual Problem Detection',
-    text: 'Upload photos of the failed print. Image analysis spots stringing, warping, layer shifts and gaps you might miss.',
-  },
+  { icon: <PhotoCameraRoundedIcon />, ...photoFeature(config.imageAnalysis) },
   {
     icon: <PrecisionManufacturingRoundedIcon />,
     title: 'Smart Printer Management',
@@ -64,7 +74,11 @@ const BENEFITS = [
 const BADGES: Feature[] = [
   { icon: <SmartphoneRoundedIcon />, title: 'Mobile Optimized', text: 'Works at the printer, on your phone.' },
   { icon: <LockRoundedIcon />, title: 'Secure & Private', text: 'Your data stays yours.' },
-  { icon: <AutoAwesomeRoundedIcon />, title: 'AI-Powered', text: 'Every symptom and photo analyzed.' },
+  {
+    icon: <AutoAwesomeRoundedIcon />,
+    title: 'AI-Powered',
+    text: config.imageAnalysis ? 'Every symptom and photo analyzed.' : 'Every symptom and setting analyzed.',
+  },
   { icon: <ScheduleRoundedIcon />, title: '24/7 Available', text: 'Help whenever a print fails.' },
 ];
 

@@ -1,6 +1,8 @@
-// / and /preview: the anonymous troubleshooter (SPEC section 2 "/preview and /").
+// / and /preview: the anonymous troubleshooter (SPEC section 2 "/preview and /"). A signed-in
+// maker who lands here (the logo, 'Back to Home', 'Try It Free') is sent to their own issue form
+// and credits instead of the anonymous allowance.
 import { useMemo } from 'react';
-import { useNavigate, useSearchParams } from 'react-router-dom';
+import { Navigate, useNavigate, useSearchParams } from 'react-router-dom';
 import { useSWRConfig } from 'swr';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
@@ -11,6 +13,9 @@ import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { trackLead } from '../analytics';
+import { useAuth } from '../auth/useAuth';
+import { PageLoader } from '../components/PageLoader';
+import { detailsFromIssue } from '../features/issueform/validation';
 import { CreditsBadge } from '../features/troubleshoot/CreditsBadge';
 import { LimitReached } from '../features/troubleshoot/LimitReached';
 import { TroubleshootForm } from '../features/troubleshoot/TroubleshootForm';
@@ -21,21 +26,21 @@ import { EMPTY_FORM, type TroubleshootFormValues } from '../features/troubleshoo
 import type { IssueDetails } from '../features/troubleshoot/session';
 
 function valuesFromIssue(issue: IssueDetails): TroubleshootFormValues {
-  const num = (v: number | null | undefined) => (v === null || v === undefined ? '' : String(v));
-  return {
-    printerBrand: issue.printerBrand ?? '',
-    category: issue.category || EMPTY_FORM.category,
-    description: issue.description,
-    material: issue.material ?? '',
-    nozzleTemp: num(issue.nozzleTemp),
-    bedTemp: num(issue.bedTemp),
-    layerHeight: num(issue.layerHeight),
-    printSpeed: num(issue.printSpeed),
-    infill: num(issue.infill),
-  };
+  return { printerBrand: issue.printerBrand ?? '', ...detailsFromIssue(issue) };
 }
 
 export default function Home() {
+  const { user, loading } = useAuth();
+  const [params] = useSearchParams();
+  if (loading) return <PageLoader />;
+  if (user) {
+    const share = params.get('share');
+    return <Navigate to={share ? `/report-issue?share=${encodeURIComponent(share)}` : '/report-issue'} replace />;
+  }
+  return <AnonymousHome />;
+}
+
+function AnonymousHome() {
   const navigate = useNavigate();
   const { mutate } = useSWRConfig();
   const usage = usePublicUsage();

@@ -25,6 +25,7 @@ import {
   filterIssues,
   filtersActive,
   NO_FILTERS,
+  STATUS_FILTERS,
   type IssueFilters,
   type StatusFilter,
 } from '../features/workspace/issueFilters';
@@ -69,9 +70,11 @@ function Filters({ filters, printerNames, onChange }: { filters: IssueFilters; p
         ))}
       </TextField>
       <TextField select size="small" label="Status" value={filters.status} onChange={(e) => set('status', e.target.value as StatusFilter)}>
-        <MenuItem value="all">All</MenuItem>
-        <MenuItem value="in-progress">In Progress</MenuItem>
-        <MenuItem value="resolved">Resolved</MenuItem>
+        {STATUS_FILTERS.map((o) => (
+          <MenuItem key={o.value} value={o.value}>
+            {o.label}
+          </MenuItem>
+        ))}
       </TextField>
       <TextField
         size="small"

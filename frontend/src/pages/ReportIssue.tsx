@@ -12,6 +12,8 @@ import ArrowBackRounded from '@mui/icons-material/ArrowBackRounded';
 import { trackLead } from '../analytics';
 import { useAuth } from '../auth/useAuth';
 import { useToast } from '../components/Toast';
+import { detailsFromIssue } from '../features/issueform/validation';
+import { loadSharedIssue } from '../features/troubleshoot/sharedLocal';
 import { revalidateIssues, usePrinters } from '../features/workspace/hooks';
 import { IssueForm } from '../features/workspace/IssueForm';
 import { EMPTY_ISSUE_FORM, type IssueFormValues } from '../features/workspace/issueValidation';
@@ -27,7 +29,10 @@ export default function ReportIssue() {
   const { printers, loading } = usePrinters();
   const [submitting, setSubmitting] = useState(false);
   const [initialValues] = useState<IssueFormValues>(() => {
-    const draft = loadDraft() ?? EMPTY_ISSUE_FORM;
+    // An issue shared from this browser (/?share=...) is loaded back into the form.
+    const shareId = params.get('share');
+    const shared = shareId ? loadSharedIssue(shareId) : null;
+    const draft = shared ? { ...EMPTY_ISSUE_FORM, ...detailsFromIssue(shared) } : (loadDraft() ?? EMPTY_ISSUE_FORM);
     const preselect = params.get('printerId');
     return preselect ? { ...draft, printerId: preselect } : draft;
   });

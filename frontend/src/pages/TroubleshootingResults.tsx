@@ -13,7 +13,8 @@ import PersonAddAlt1Rounded from '@mui/icons-material/PersonAddAlt1Rounded';
 import ShareRounded from '@mui/icons-material/ShareRounded';
 import { useAuth } from '../auth/useAuth';
 import { useToast } from '../components/Toast';
-import { loadCheckedSteps, resultKey, saveCheckedSteps, toggleStep } from '../features/troubleshoot/checkedSteps';
+import { putCheckedSteps } from '../api/client';
+import { checkedFromTitles, loadCheckedSteps, resultKey, saveCheckedSteps, titlesOf, toggleStep } from '../features/troubleshoot/checkedSteps';
 import { analysisErrorToast, ANALYSIS_FAILED, DEFAULT_ANALYSIS_ERROR } from '../features/troubleshoot/errors';
 import {
   AdditionalTips,
@@ -25,6 +26,7 @@ import { clearAnalysis, POLL_INTERVAL_MS, readAnalysis, TIMEOUT_MS, type Analysi
 import { ShareBanner } from '../features/troubleshoot/ShareBanner';
 import { useShareLink } from '../features/troubleshoot/useShareLink';
 import { issueErrorToast, SUBMIT_DEFAULT_ERROR } from '../features/workspace/issueErrors';
+import { rememberIssueState } from '../features/workspace/resolve';
 import { SavedIssueActions } from '../features/workspace/SavedIssueActions';
 
 // The form to return to. Signed-in users will go back to /report-issue once auth exists.
@@ -108,8 +110,15 @@ export default function TroubleshootingResults() {
 
 function Results({ state }: { state: Done }) {
   const { result, issue } = state;
+  const { toast } = useToast();
   const key = resultKey(result, issue?.id);
-  const [checked, setChecked] = useState(() => loadCheckedSteps(key, result.steps.length));
+  // A saved issue's ticks come from the server, so every device agrees; an anonymous result's ticks
+  // stay in this browser.
+  const [checked, setChecked] = useState(() =>
+    issue?.id && Array.isArray(issue.checkedSteps)
+      ? checkedFromTitles(result.steps, issue.checkedSteps)
+      : loadCheckedSteps(key, result.steps.length),
+  );
   const { link, sharing, share } = useShareLink(result, issue);
   const { user } = useAuth();
 
@@ -117,6 +126,17 @@ function Results({ state }: { state: Done }) {
     const next = toggleStep(checked, i);
     setChecked(next);
     saveCheckedSteps(key, next);
+    if (issue?.id) {
+      const titles = titlesOf(result.steps, next);
+      rememberIssueState({ checkedSteps: titles });
+      putCheckedSteps(issue.id, titles).catch(() => {
+        toast({
+          title: 'Ticks Not Saved',
+          description: 'Your ticks could not be saved with the issue; they are kept on this device. Tick a step again to retry.',
+          variant: 'destructive',
+        });
+      });
+    }
   };
 
   return (

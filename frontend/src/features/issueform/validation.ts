@@ -28,6 +28,30 @@ export const EMPTY_DETAILS: IssueDetailsValues = {
   infill: '',
 };
 
+// detailsFromIssue fills the form fields from an issue (a shared issue loaded back into a form).
+export function detailsFromIssue(issue: {
+  category: string;
+  description: string;
+  material?: string | null;
+  nozzleTemp?: number | null;
+  bedTemp?: number | null;
+  layerHeight?: number | null;
+  printSpeed?: number | null;
+  infill?: number | null;
+}): IssueDetailsValues {
+  const num = (v: number | null | undefined) => (v === null || v === undefined ? '' : String(v));
+  return {
+    category: issue.category || EMPTY_DETAILS.category,
+    description: issue.description,
+    material: issue.material ?? '',
+    nozzleTemp: num(issue.nozzleTemp),
+    bedTemp: num(issue.bedTemp),
+    layerHeight: num(issue.layerHeight),
+    printSpeed: num(issue.printSpeed),
+    infill: num(issue.infill),
+  };
+}
+
 export const DESCRIPTION_MIN = 10;
 export const DESCRIPTION_MAX = 2000;
 export const MATERIAL_MAX = 50;

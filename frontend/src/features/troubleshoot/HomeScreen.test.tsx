@@ -1,7 +1,8 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { Route, Routes } from 'react-router-dom';
+import { Route, Routes, useLocation } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { AuthContext, signedOutState } from '../../auth/context';
 import Home from '../../pages/Home';
 import { renderWithProviders, stubFetch } from '../../test/render';
 import { rememberSharedIssue } from './sharedLocal';
@@ -122,3 +123,43 @@ describe('home screen', { timeout: 15_000 }, () => {
     expect(screen.getByLabelText('Bed Temperature')).toHaveValue(100);
   });
 });
+
+describe('home screen for a signed-in maker', { timeout: 15_000 }, () => {
+  const maker = {
+    ...signedOutState,
+    user: { id: 9, firebaseUid: null, email: 'farm@example.com', displayName: 'Farm', subscriptionStatus: 'active', subscriptionTier: 'farm' as const, monthlyUsage: 0 },
+    firebaseUser: { uid: '9' },
+    token: 'tok',
+  };
+  function renderSignedIn(path: string) {
+    return renderWithProviders(
+      <AuthContext.Provider value={maker}>
+        <Routes>
+          <Route path="/" element={<Home />} />
+          <Route path="/preview" element={<Home />} />
+          <Route path="/report-issue" element={<ReportIssueProbe />} />
+        </Routes>
+      </AuthContext.Provider>,
+      { path },
+    );
+  }
+
+  it.each(['/', '/preview'])('sends %s to the maker’s own issue form, never the anonymous quota', async (path) => {
+    const fetch = stubFetch({ '/api/public-usage': { currentUsage: 3 } });
+    renderSignedIn(path);
+    expect(await screen.findByText('report issue form')).toBeInTheDocument();
+    expect(screen.queryByText("You've used all your free credits!")).not.toBeInTheDocument();
+    expect(fetch.mock.calls.some(([url]) => String(url).includes('/api/public-usage'))).toBe(false);
+  });
+
+  it('keeps a shared issue to load into the form', async () => {
+    stubFetch({});
+    renderSignedIn('/?share=abc123');
+    expect(await screen.findByText('report issue form ?share=abc123')).toBeInTheDocument();
+  });
+});
+
+function ReportIssueProbe() {
+  const { search } = useLocation();
+  return <p>{`report issue form${search ? ' ' + search : ''}`}</p>;
+}

@@ -29,8 +29,8 @@ export function LimitReached({ limit }: { limit: number }) {
         You&apos;ve used all your free credits!
       </Typography>
       <Typography sx={{ color: 'text.secondary', maxWidth: 480, mx: 'auto' }}>
-        You have used all {limit} free analyses for this month. Create a free account to keep a log of your printers and
-        issues, or pick a plan with more monthly troubleshooting sessions.
+        You have used all {limit} free analyses for this month. A free account keeps a log of your printers and issues, and
+        the analyses used here count toward its month; pick a plan for more monthly troubleshooting sessions right away.
       </Typography>
       <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1.5} sx={{ justifyContent: 'center', mt: 3 }}>
         <Button component={RouterLink} to="/login?mode=signup" variant="contained" size="large">

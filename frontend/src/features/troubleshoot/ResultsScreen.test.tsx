@@ -1,10 +1,10 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Route, Routes } from 'react-router-dom';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError, type TroubleshootingResult } from '../../api/client';
 import TroubleshootingResults from '../../pages/TroubleshootingResults';
-import { renderWithProviders } from '../../test/render';
+import { renderWithProviders, stubFetch } from '../../test/render';
 import { showStoredResult, startAnalysis, WAITING_KEY } from './session';
 
 const result: TroubleshootingResult = {
@@ -32,6 +32,7 @@ beforeEach(() => {
   sessionStorage.clear();
   localStorage.clear();
 });
+afterEach(() => vi.unstubAllGlobals());
 
 describe('results screen', () => {
   it('waits with the loading text, then shows the result the request delivers', async () => {
@@ -93,6 +94,22 @@ describe('results screen', () => {
     expect(screen.getByRole('checkbox', { name: 'Dry the filament' })).toBeChecked();
     expect(screen.getByRole('checkbox', { name: 'Tune retraction' })).not.toBeChecked();
     expect(screen.getByText('1/3 done')).toBeInTheDocument();
+  });
+
+  it("a saved issue shows the ticks the server has, and stores a new tick on the server", async () => {
+    // Ticked on the phone: the server has it, this browser's storage does not.
+    const fetch = stubFetch({ '/api/issues/42/checked-steps': {} });
+    showStoredResult(result, { ...issue, id: 42, status: 'in-progress', checkedSteps: ['Lower the nozzle temperature'] });
+    const user = userEvent.setup();
+    renderResults();
+    expect(screen.getByRole('checkbox', { name: 'Lower the nozzle temperature' })).toBeChecked();
+    expect(screen.getByRole('checkbox', { name: 'Dry the filament' })).not.toBeChecked();
+    await user.click(screen.getByRole('checkbox', { name: 'Dry the filament' }));
+    await waitFor(() => expect(fetch.mock.calls.some(([url]) => String(url).endsWith('/api/issues/42/checked-steps'))).toBe(true));
+    const call = fetch.mock.calls.find(([url]) => String(url).endsWith('/api/issues/42/checked-steps'))!;
+    const init = (call as unknown[])[1] as RequestInit;
+    expect(init.method).toBe('PUT');
+    expect(JSON.parse(String(init.body))).toEqual({ checkedSteps: ['Lower the nozzle temperature', 'Dry the filament'] });
   });
 
   it('shows the original issue details on demand', async () => {

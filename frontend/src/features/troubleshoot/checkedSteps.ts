@@ -42,3 +42,13 @@ export function saveCheckedSteps(key: string, checked: readonly number[]): void 
 export function toggleStep(checked: readonly number[], index: number): number[] {
   return checked.includes(index) ? checked.filter((i) => i !== index) : [...checked, index].sort((a, b) => a - b);
 }
+
+// checkedFromTitles maps the ticked titles a server stored to step indices.
+export function checkedFromTitles(steps: readonly { title: string }[], titles: readonly string[]): number[] {
+  return steps.flatMap((s, i) => (titles.includes(s.title) ? [i] : []));
+}
+
+// titlesOf is the titles of the ticked steps, in step order.
+export function titlesOf(steps: readonly { title: string }[], checked: readonly number[]): string[] {
+  return steps.filter((_, i) => checked.includes(i)).map((s) => s.title);
+}

@@ -11,6 +11,8 @@ export interface IssueDetails {
   status?: string;
   resolutionNotes?: string | null;
   workingRecommendations?: string[] | null;
+  /** A saved issue's ticked steps as the server has them (titles). */
+  checkedSteps?: string[] | null;
   printerBrand?: string;
   printerName?: string;
   category: string;

@@ -79,6 +79,16 @@ describe('UsageCard', () => {
     expect(screen.queryByText('Running low on sessions')).not.toBeInTheDocument();
   });
 
+  it('tells a Print Farm at its limit when credits reset and what to do instead of upgrading', async () => {
+    signIn({ subscriptionStatus: 'active', subscriptionTier: 'farm', monthlyUsage: 175, usageResetsAt: '2026-08-01T00:00:00Z' });
+    renderWithProviders(<UsageCard />);
+    expect(await screen.findByText("You've reached your limit")).toBeInTheDocument();
+    expect(screen.getByText('Your credits reset on August 1.', { exact: false })).toBeInTheDocument();
+    expect(screen.getByTestId('top-tier-note')).toHaveTextContent(/no higher tier.*operator of this server/);
+    expect(screen.queryByRole('link', { name: 'Upgrade Now' })).not.toBeInTheDocument();
+    expect(screen.queryByText(/Consider upgrading to a higher tier/)).not.toBeInTheDocument();
+  });
+
   it('uses the paid limit while active, with the upgrade hint at 5 left', async () => {
     signIn({ subscriptionStatus: 'active', subscriptionTier: 'pro', monthlyUsage: 45 });
     renderWithProviders(<UsageCard />);

@@ -6,12 +6,14 @@ import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
 import CardContent from '@mui/material/CardContent';
 import LinearProgress from '@mui/material/LinearProgress';
+import Link from '@mui/material/Link';
 import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import AutoAwesomeRounded from '@mui/icons-material/AutoAwesomeRounded';
 import { TIER_NAMES } from '../../plans';
-import { isKnownTier, LIMIT_REACHED_TEXT, RUNNING_LOW_TEXT, UPGRADE_HINT_TEXT } from './usage';
+import { config } from '../../config';
+import { isKnownTier, LIMIT_REACHED_TEXT, RUNNING_LOW_TEXT, TOP_TIER_OPERATOR_TEXT, TOP_TIER_TEXT, UPGRADE_HINT_TEXT } from './usage';
 import { formatResetDate, useUsage } from './useUsage';
 
 const TITLE = 'AI Troubleshooting Sessions';
@@ -95,11 +97,23 @@ export function UsageCard() {
           <Alert severity="error" sx={{ mt: 2 }}>
             <AlertTitle sx={{ mb: 0.25 }}>{LIMIT_REACHED_TEXT}</AlertTitle>
             {resetDate ? `Your credits reset on ${resetDate}.` : 'Your credits reset next month.'}
-            <Box sx={{ mt: 1.5 }}>
-              <Button component={RouterLink} to="/subscribe" variant="contained" color="error" size="small">
-                Upgrade Now
-              </Button>
-            </Box>
+            {usage.isTopTier ? (
+              <Box sx={{ mt: 1 }} data-testid="top-tier-note">
+                {TOP_TIER_TEXT} {TOP_TIER_OPERATOR_TEXT}
+                {config.contactEmail && (
+                  <>
+                    {' '}
+                    Contact: <Link href={`mailto:${config.contactEmail}`}>{config.contactEmail}</Link>
+                  </>
+                )}
+              </Box>
+            ) : (
+              <Box sx={{ mt: 1.5 }}>
+                <Button component={RouterLink} to="/subscribe" variant="contained" color="error" size="small">
+                  Upgrade Now
+                </Button>
+              </Box>
+            )}
           </Alert>
         )}
         {usage.showRunningLow && (

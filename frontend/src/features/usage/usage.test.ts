@@ -108,6 +108,10 @@ describe('messages and buttons', () => {
     expect(paid('pro', 45).showUpgradeHint).toBe(true); // 5 left
     expect(paid('pro', 50).showUpgradeHint).toBe(true); // 0 left
     expect(free(2).showUpgradeHint).toBe(false);
+    // Print Farm is the top tier: there is nothing higher to suggest.
+    expect(paid('farm', 175).showUpgradeHint).toBe(false);
+    expect(paid('farm', 175).isTopTier).toBe(true);
+    expect(paid('pro', 50).isTopTier).toBe(false);
   });
   it("limit reached at 0 remaining on any tier", () => {
     expect(free(3).showLimitReached).toBe(true);

@@ -24,12 +24,19 @@ export const RED_PERCENT = 90;
 export const RUNNING_LOW_TEXT = 'Running low on sessions';
 export const UPGRADE_HINT_TEXT = 'Need more sessions? Consider upgrading to a higher tier.';
 export const LIMIT_REACHED_TEXT = "You've reached your limit";
+/** At the top tier there is nothing to upgrade to: what a Print Farm can do instead. */
+export const TOP_TIER_TEXT = "You're on the largest plan, so there is no higher tier to upgrade to.";
+export const TOP_TIER_OPERATOR_TEXT =
+  'Need more before then? Ask the operator of this server to raise the Print Farm allowance (LAYERFIX_TIER_LIMITS) or to grant extra credits.';
 
 /** subscriptionTier while the subscription is 'active' and a tier is set, otherwise 'free'. */
 export function effectiveTier(user: UsageUser | null | undefined): string {
   if (user?.subscriptionStatus === 'active' && user.subscriptionTier) return user.subscriptionTier;
   return 'free';
 }
+
+/** The largest plan: nothing above it to upgrade to. */
+export const TOP_TIER: Tier = 'farm';
 
 export function isKnownTier(tier: string): tier is Tier {
   return (TIERS as string[]).includes(tier);
@@ -60,8 +67,10 @@ export interface Usage {
   remainingColor: RemainingColor;
   /** 'Running low on sessions': free tier with 1 or 2 remaining. */
   showRunningLow: boolean;
-  /** 'Need more sessions? …': paid tiers with 5 or fewer remaining. */
+  /** 'Need more sessions? …': paid tiers below the top with 5 or fewer remaining. */
   showUpgradeHint: boolean;
+  /** The largest plan (Print Farm): no upgrade to offer. */
+  isTopTier: boolean;
   /** "You've reached your limit": 0 remaining. */
   showLimitReached: boolean;
   /** 'Get More': free tier with 2 or fewer remaining. */
@@ -97,6 +106,7 @@ export function computeUsage(user: UsageUser | null | undefined, limits: UsageLi
   const remaining = Math.max(0, limit - used);
   const percent = limit > 0 ? Math.min(100, (used / limit) * 100) : 100;
   const isFree = tier === 'free';
+  const isTopTier = tier === TOP_TIER;
   return {
     tier,
     isFree,
@@ -108,7 +118,8 @@ export function computeUsage(user: UsageUser | null | undefined, limits: UsageLi
     barColor: barColor(percent),
     remainingColor: remainingColor(remaining),
     showRunningLow: isFree && remaining >= 1 && remaining <= LOW_REMAINING,
-    showUpgradeHint: !isFree && remaining <= UPGRADE_HINT_REMAINING,
+    showUpgradeHint: !isFree && !isTopTier && remaining <= UPGRADE_HINT_REMAINING,
+    isTopTier,
     showLimitReached: remaining === 0,
     showGetMore: isFree && remaining <= LOW_REMAINING,
     creditsText: `${used} of ${limit} credits`,

@@ -1,6 +1,6 @@
 import { expect, test } from 'vitest';
-import { ApiError } from '../../api/client';
-import { issueErrorToast, SUBMIT_DEFAULT_ERROR } from './issueErrors';
+import { ApiError, UploadError } from '../../api/client';
+import { issueErrorToast, SUBMIT_DEFAULT_ERROR, UPLOAD_FAILED, uploadErrorToast } from './issueErrors';
 
 const api = (status: number, code: string, message: string) =>
   new ApiError(status, '', JSON.stringify({ error: { code, message } }));
@@ -14,4 +14,13 @@ test('issue submission errors of SPEC section 8', () => {
     'AI analysis service is currently unavailable. Please try again later.',
   );
   expect(issueErrorToast(api(429, 'USAGE_LIMIT_EXCEEDED', "You've used all 3 sessions")).description).toBe("You've used all 3 sessions");
+});
+
+test('a refused photo names the image and the cause instead of a bare "Failed to upload images"', () => {
+  const reason = 'Photo 1 (layer.png) has too many pixels (6300×6300); the limit is 40 megapixels';
+  const refused = new UploadError(new ApiError(400, '', JSON.stringify({ error: { code: 'VALIDATION', message: reason, fields: { images: reason } } })));
+  expect(uploadErrorToast(refused)).toEqual({ title: UPLOAD_FAILED, description: reason });
+  // A server failure says nothing useful: keep the generic text.
+  expect(uploadErrorToast(new UploadError(new ApiError(500, '', 'boom'))).description).toBe(UPLOAD_FAILED);
+  expect(uploadErrorToast(new UploadError(new ApiError(413, '', ''))).description).toMatch(/too large/);
 });

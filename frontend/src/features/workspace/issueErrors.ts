@@ -1,4 +1,5 @@
 // Toasts of a failed signed-in issue submission (SPEC section 8 "Issue submission").
+import { UploadError } from '../../api/client';
 import { ANALYSIS_FAILED, AI_UNAVAILABLE_ERROR, OFFLINE_ERROR, parseHttpError, TOO_LARGE_ERROR, type ToastText } from '../troubleshoot/errors';
 
 export const SUBMIT_DEFAULT_ERROR = 'Failed to submit issue. Please try again.';
@@ -21,7 +22,13 @@ export function issueErrorToast(err: unknown, online = navigator.onLine): ToastT
 
 export const UPLOAD_FAILED = 'Failed to upload images';
 
-// uploadErrorToast: a failed photo upload keeps the user on the form.
-export function uploadErrorToast(_err: unknown, online = navigator.onLine): ToastText {
-  return { title: ANALYSIS_FAILED, description: online ? UPLOAD_FAILED : OFFLINE_ERROR };
+// uploadErrorToast: a failed photo upload keeps the user on the form and says which image the
+// server refused and why, when it said so.
+export function uploadErrorToast(err: unknown, online = navigator.onLine): ToastText {
+  if (!online) return { title: ANALYSIS_FAILED, description: OFFLINE_ERROR };
+  if (err instanceof UploadError) {
+    if (err.status === 413) return { title: UPLOAD_FAILED, description: TOO_LARGE_ERROR };
+    if (err.reason && err.status !== null && err.status < 500) return { title: UPLOAD_FAILED, description: err.reason };
+  }
+  return { title: ANALYSIS_FAILED, description: UPLOAD_FAILED };
 }

@@ -36,6 +36,9 @@ describe('filterIssues', () => {
   test('status and printer', () => {
     expect(ids(filterIssues(issues, { ...NO_FILTERS, status: 'resolved' }))).toEqual([2]);
     expect(ids(filterIssues(issues, { ...NO_FILTERS, status: 'in-progress' }))).toEqual([3]);
+    // New issues stay pending until a step is ticked: they must be findable.
+    expect(ids(filterIssues(issues, { ...NO_FILTERS, status: 'pending' }))).toEqual([1, 4]);
+    expect(ids(filterIssues(issues, { ...NO_FILTERS, status: 'open' }))).toEqual([1, 3, 4]);
     expect(ids(filterIssues(issues, { ...NO_FILTERS, printer: 'Ender' }))).toEqual([1, 3]);
   });
 });

@@ -1,7 +1,22 @@
 // The filters of /issues (SPEC section 2 "/issues").
 import type { Issue } from '../../api/client';
 
-export type StatusFilter = 'all' | 'in-progress' | 'resolved';
+// 'open' is every issue not resolved yet (pending or in progress).
+export type StatusFilter = 'all' | 'open' | 'pending' | 'in-progress' | 'resolved';
+
+export const STATUS_FILTERS: readonly { value: StatusFilter; label: string }[] = [
+  { value: 'all', label: 'All' },
+  { value: 'open', label: 'Open (not resolved)' },
+  { value: 'pending', label: 'Pending' },
+  { value: 'in-progress', label: 'In Progress' },
+  { value: 'resolved', label: 'Resolved' },
+];
+
+function statusMatches(status: string, f: StatusFilter): boolean {
+  if (f === 'all') return true;
+  if (f === 'open') return status !== 'resolved';
+  return status === f;
+}
 
 export interface IssueFilters {
   printer: string; // '' is every printer
@@ -37,7 +52,7 @@ export function filterIssues(issues: readonly Issue[], f: IssueFilters): Issue[]
   const end = localDay(f.endDate, true);
   return issues.filter((issue) => {
     if (f.printer && issue.printer?.name !== f.printer) return false;
-    if (f.status !== 'all' && issue.status !== f.status) return false;
+    if (!statusMatches(issue.status, f.status)) return false;
     if (start !== null || end !== null) {
       const created = new Date(issue.createdAt).getTime();
       if (Number.isNaN(created)) return false;

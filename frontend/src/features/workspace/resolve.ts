@@ -23,7 +23,7 @@ export interface SavedState {
 }
 
 // rememberIssueState updates the issue kept for the results screen, so a reload shows the change.
-function rememberIssueState(patch: Partial<IssueDetails> & { resolvedAt?: string | null }): void {
+export function rememberIssueState(patch: Partial<IssueDetails> & { resolvedAt?: string | null }): void {
   try {
     const raw = sessionStorage.getItem(ISSUE_KEY);
     if (!raw) return;

@@ -16,6 +16,7 @@ export function issueDetails(issue: Issue): SavedIssueDetails {
     resolvedAt: issue.resolvedAt,
     resolutionNotes: issue.resolutionNotes,
     workingRecommendations: issue.workingRecommendations ?? [],
+    checkedSteps: issue.checkedSteps ?? null,
     printerName: issue.printer?.name ?? UNKNOWN_PRINTER,
     printerBrand: issue.printer?.brand ?? UNKNOWN_BRAND,
     category: issue.category,

@@ -48,7 +48,9 @@ test('dashboard: greeting, counts, three recent issues, upgrade card, delete con
   expect(await screen.findByText('Workshop Ender', {}, { timeout: 5000 })).toBeInTheDocument();
   expect(await screen.findByTestId('stat-Printers')).toHaveTextContent('1');
   expect(await screen.findAllByTestId('recent-issue')).toHaveLength(3);
-  expect(screen.getByTestId('stat-In Progress')).toHaveTextContent('1');
+  // Open work counts new (pending) issues too: one pending, one in progress.
+  expect(screen.getByTestId('stat-Open')).toHaveTextContent('2');
+  expect(screen.getByTestId('stat-Open-note')).toHaveTextContent('1 in progress');
   expect(screen.getByTestId('stat-Resolved')).toHaveTextContent('2');
   expect(screen.queryByText('Strings between towers')).not.toBeInTheDocument(); // the oldest is not recent
   expect(screen.getByText(/Unknown Printer/)).toBeInTheDocument();

@@ -1,0 +1,3 @@
+-- The steps a maker ticked on a saved issue, stored with it so the phone at
+-- the printer and the desktop agree (issue 11).
+ALTER TABLE issues ADD COLUMN checked_steps JSONB NOT NULL DEFAULT '[]';
