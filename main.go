@@ -106,7 +106,7 @@ func serve(args []string) error {
 			return err
 		}
 	}
-	srv, err := server.New(cfg, server.Deps{Store: st, Analyzer: analyzer, Learner: engine, Billing: pay, Authenticator: auth, Frontend: frontendFS(), Logger: log})
+	srv, err := server.New(cfg, server.Deps{Store: st, Analyzer: analyzer, Learner: engine, Refiner: engine, Billing: pay, Authenticator: auth, Frontend: frontendFS(), Logger: log})
 	if err != nil {
 		return err
 	}

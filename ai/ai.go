@@ -80,10 +80,11 @@ type Step struct {
 // Questions is this product's addition: up to two yes/no questions that
 // separate the likeliest causes when they are close (built-in engine only).
 type Result struct {
-	Summary        string     `json:"summary"`
-	Steps          []Step     `json:"steps"`
-	AdditionalTips []string   `json:"additionalTips"`
-	Questions      []Question `json:"questions,omitempty"`
+	Summary        string          `json:"summary"`
+	Steps          []Step          `json:"steps"`
+	AdditionalTips []string        `json:"additionalTips"`
+	Questions      []Question      `json:"questions,omitempty"`
+	Answers        map[string]bool `json:"answers,omitempty"` // answers given so far, by question id
 }
 
 // Question is a narrow-it-down question; answering it re-ranks the steps.

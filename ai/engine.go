@@ -588,6 +588,7 @@ func (e *Engine) Analyze(ctx context.Context, req Request) (*Result, error) {
 		Steps:          steps,
 		AdditionalTips: a.tips(),
 		Questions:      a.questions(),
+		Answers:        answered(req.Answers, e.kb.questions),
 	}, nil
 }
 

@@ -73,3 +73,18 @@ func (e *Engine) QuestionIDs() map[string]bool {
 	}
 	return out
 }
+
+// answered keeps the answers to the knowledge base's questions, so a saved
+// result remembers what was answered.
+func answered(answers map[string]bool, qs []*kbQuestion) map[string]bool {
+	var out map[string]bool
+	for _, q := range qs {
+		if a, ok := answers[q.ID]; ok {
+			if out == nil {
+				out = map[string]bool{}
+			}
+			out[q.ID] = a
+		}
+	}
+	return out
+}

@@ -36,6 +36,7 @@ var publicAPI = map[string]bool{
 	"GET /api/usage-limits":          true,
 	"GET /api/public-usage":          true,
 	"POST /api/troubleshoot":         true,
+	"POST /api/troubleshoot/refine":  true,
 	"POST /api/share-results":        true,
 	"GET /api/share/:shareId":        true,
 	"POST /api/auth/signup":          true,

@@ -31,6 +31,7 @@ type issueStore interface {
 	ResolveIssue(ctx context.Context, userID, id int64, working []string, notes *string, now time.Time) error
 	StartIssue(ctx context.Context, userID, id int64) error
 	SetCheckedSteps(ctx context.Context, userID, id int64, titles []string) error
+	SetChecklist(ctx context.Context, userID, id int64, checklist store.JSON) error
 }
 
 type issuesAPI struct {
@@ -42,6 +43,7 @@ type issuesAPI struct {
 	now      func() time.Time
 	log      *slog.Logger
 	learned  func() // a maker confirmed a fix
+	refiner  Refiner
 }
 
 // codeUsageLimit is the 429 of a used-up monthly allowance.

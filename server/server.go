@@ -40,6 +40,9 @@ type Deps struct {
 	// Learner receives the fixes makers confirm (the built-in engine); nil
 	// or LAYERFIX_LEARN=off: the server does not learn.
 	Learner CaseLearner
+	// Refiner answers narrow-it-down questions (the built-in engine); nil:
+	// no questions are answered.
+	Refiner Refiner
 	Logger  *slog.Logger
 	// Now is the clock (UTC); tests replace it.
 	Now func() time.Time
@@ -159,8 +162,10 @@ func New(cfg *Config, d Deps) (*Server, error) {
 	api.GET("/pricing", pricing.pricing)
 	api.GET("/usage-limits", pricing.usageLimits)
 
-	ts := &troubleshootAPI{quota: d.Store, analyzer: d.Analyzer, limit: cfg.AnonLimit, now: d.Now, log: d.Logger}
+	ts := &troubleshootAPI{quota: d.Store, analyzer: d.Analyzer, limit: cfg.AnonLimit, now: d.Now, log: d.Logger,
+		refiner: d.Refiner, keys: &keyring{store: d.Store}}
 	api.POST("/troubleshoot", ts.troubleshoot)
+	api.POST("/troubleshoot/refine", ts.refine)
 	api.GET("/public-usage", ts.publicUsage)
 
 	sh := &shareAPI{store: d.Store, limiter: newFixedWindow(cfg.ShareRate, time.Hour, d.Now)}

@@ -28,6 +28,8 @@ type troubleshootAPI struct {
 	limit    int // -1: no quota
 	now      func() time.Time
 	log      *slog.Logger
+	refiner  Refiner  // nil: no narrow-it-down
+	keys     *keyring // refine tokens
 }
 
 // troubleshootRequest is SPEC section 7's anonymous payload.
@@ -94,7 +96,13 @@ func (t *troubleshootAPI) troubleshoot(c echo.Context) error {
 		}
 		return analysisErr(err)
 	}
-	return c.JSON(http.StatusOK, res)
+	out := resultJSON{Result: res}
+	if len(res.Questions) > 0 && t.refiner != nil {
+		if out.RefineToken, err = t.refineToken(c.Request().Context(), req); err != nil {
+			return err
+		}
+	}
+	return c.JSON(http.StatusOK, out)
 }
 
 // analysisErr maps an analyzer failure: a remote AI provider that is down

@@ -20,7 +20,7 @@ func (s *Server) registerWorkspace(api *echo.Group, d Deps) {
 	s.photos = ph
 	pr := &printersAPI{store: d.Store, now: s.now}
 	is := &issuesAPI{store: d.Store, photos: ph, blobs: blobs, analyzer: d.Analyzer,
-		limits: s.cfg.TierLimits, now: s.now, log: s.log, learned: s.learn.learned}
+		limits: s.cfg.TierLimits, now: s.now, log: s.log, learned: s.learn.learned, refiner: d.Refiner}
 
 	api.GET("/printers", pr.list)
 	api.POST("/printers", pr.create)
@@ -36,6 +36,7 @@ func (s *Server) registerWorkspace(api *echo.Group, d Deps) {
 	api.PATCH("/issues/:id/resolve", is.resolve)
 	api.PATCH("/issues/:id/progress", is.start)
 	api.PUT("/issues/:id/checked-steps", is.checkedSteps)
+	api.POST("/issues/:id/refine", is.refine)
 
 	// Uploads need a larger body limit than the API group's, and photos
 	// must load in <img> tags without a bearer token, so both routes sit

@@ -100,6 +100,25 @@ WHERE id = ? AND user_id = ?`, StringList(titles), start, StatusPending, StatusI
 	return nil
 }
 
+// SetChecklist replaces the analysis of the user's unresolved issue (a
+// narrowed-down re-ranking). A missing or foreign issue gives ErrNotFound, a
+// resolved one ErrWrongState.
+func (s *Store) SetChecklist(ctx context.Context, userID, id int64, checklist JSON) error {
+	res := s.writer(ctx).Model(&Issue{}).
+		Where("id = ? AND user_id = ? AND status IN ?", id, userID, []string{StatusPending, StatusInProgress}).
+		Update("ai_checklist", checklist)
+	if res.Error != nil {
+		return fmt.Errorf("save analysis of issue %d: %w", id, res.Error)
+	}
+	if res.RowsAffected == 1 {
+		return nil
+	}
+	if err := s.stateError(ctx, userID, id); !errors.Is(err, errInProgress) {
+		return err
+	}
+	return nil
+}
+
 // StartIssue moves a pending issue to in-progress; an in-progress issue is
 // left as it is, a resolved one gives ErrWrongState.
 func (s *Store) StartIssue(ctx context.Context, userID, id int64) error {

@@ -1,0 +1,248 @@
+package server
+
+import (
+	"context"
+	"crypto/hmac"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/layerfix/layerfix/ai"
+	"github.com/layerfix/layerfix/store"
+)
+
+// Refiner is the built-in engine: it offers narrow-it-down questions and
+// re-ranks its steps from their answers, offline and in well under a
+// millisecond, so answering costs no credit.
+type Refiner interface {
+	Analyze(ctx context.Context, req ai.Request) (*ai.Result, error)
+	QuestionIDs() map[string]bool
+}
+
+const (
+	refineKeyName   = "refine-token-v1"
+	refineTokenLife = 24 * time.Hour
+	maxAnswers      = 8
+)
+
+// keyring loads named server secrets (stored in the database, created on
+// first use) once per process.
+type keyring struct {
+	store interface {
+		ServerKey(ctx context.Context, name, newSecret string) (string, error)
+	}
+	mu   sync.Mutex
+	keys map[string][]byte
+}
+
+func (k *keyring) key(ctx context.Context, name string) ([]byte, error) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if key, ok := k.keys[name]; ok {
+		return key, nil
+	}
+	fresh := make([]byte, 32)
+	if _, err := rand.Read(fresh); err != nil {
+		panic(err) // crypto/rand never fails on supported platforms
+	}
+	secret, err := k.store.ServerKey(ctx, name, hex.EncodeToString(fresh))
+	if err != nil {
+		return nil, err
+	}
+	key, err := hex.DecodeString(secret)
+	if err != nil || len(key) < 16 {
+		return nil, fmt.Errorf("server key %s is not a hex secret", name)
+	}
+	if k.keys == nil {
+		k.keys = map[string][]byte{}
+	}
+	k.keys[name] = key
+	return key, nil
+}
+
+// resultJSON is an analysis as the API sends it: the result, and for a
+// result with questions, the token that lets an anonymous client narrow it
+// down later without spending a credit.
+type resultJSON struct {
+	*ai.Result
+	RefineToken string `json:"refineToken,omitempty"`
+}
+
+// refineCanon is what a refine token binds: the analysis inputs, never the
+// photos.
+func refineCanon(r ai.Request) []byte {
+	b, _ := json.Marshal([]any{r.Category, r.Description, r.Material, r.NozzleTemp, r.BedTemp,
+		r.LayerHeight, r.PrintSpeed, r.Infill, r.PrinterBrand})
+	return b
+}
+
+func refineMAC(key []byte, exp int64, r ai.Request) []byte {
+	m := hmac.New(sha256.New, key)
+	fmt.Fprintf(m, "refine\x00%d\x00", exp)
+	m.Write(refineCanon(r))
+	return m.Sum(nil)[:20]
+}
+
+// refineToken signs a request whose analysis this server made and charged.
+func (t *troubleshootAPI) refineToken(ctx context.Context, r ai.Request) (string, error) {
+	key, err := t.keys.key(ctx, refineKeyName)
+	if err != nil {
+		return "", err
+	}
+	exp := t.now().Add(refineTokenLife).Unix()
+	return strconv.FormatInt(exp, 10) + "." + base64.RawURLEncoding.EncodeToString(refineMAC(key, exp, r)), nil
+}
+
+func (t *troubleshootAPI) validRefineToken(ctx context.Context, token string, r ai.Request) (bool, error) {
+	expS, macS, ok := strings.Cut(token, ".")
+	exp, err := strconv.ParseInt(expS, 10, 64)
+	if !ok || err != nil || len(token) > 64 || time.Unix(exp, 0).Before(t.now()) {
+		return false, nil
+	}
+	mac, err := base64.RawURLEncoding.DecodeString(macS)
+	if err != nil {
+		return false, nil
+	}
+	key, err := t.keys.key(ctx, refineKeyName)
+	if err != nil {
+		return false, err
+	}
+	return hmac.Equal(mac, refineMAC(key, exp, r)), nil
+}
+
+// checkAnswers keeps answers to known questions only.
+func checkAnswers(answers map[string]bool, known map[string]bool) *APIError {
+	if len(answers) == 0 {
+		return validationErr(map[string]string{"answers": "Answer at least one question"})
+	}
+	if len(answers) > maxAnswers {
+		return validationErr(map[string]string{"answers": fmt.Sprintf("At most %d answers", maxAnswers)})
+	}
+	for id := range answers {
+		if !known[id] {
+			return validationErr(map[string]string{"answers": fmt.Sprintf("%q is not a question of this analysis", cleanText(id, 60))})
+		}
+	}
+	return nil
+}
+
+type refineRequest struct {
+	troubleshootRequest
+	Answers     map[string]bool `json:"answers"`
+	RefineToken string          `json:"refineToken"`
+}
+
+// refine handles POST /api/troubleshoot/refine: an anonymous result narrowed
+// down by answers. The token proves this server analysed (and charged) the
+// same inputs, so no credit is taken; photos are not sent again.
+func (t *troubleshootAPI) refine(c echo.Context) error {
+	if t.refiner == nil {
+		return notFoundErr("API endpoint")
+	}
+	var in refineRequest
+	if err := bindJSON(c, &in); err != nil {
+		return err
+	}
+	fields := map[string]string{}
+	in.normalize(fields)
+	in.PrinterBrand = strings.TrimSpace(in.PrinterBrand)
+	if len(fields) > 0 {
+		return validationErr(fields)
+	}
+	if e := checkAnswers(in.Answers, t.refiner.QuestionIDs()); e != nil {
+		return e
+	}
+	req := in.request()
+	req.PrinterBrand = in.PrinterBrand
+	ok, err := t.validRefineToken(c.Request().Context(), in.RefineToken, req)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return apiErr(http.StatusForbidden, "REFINE_TOKEN_INVALID", "This result can no longer be narrowed down here: run the analysis again.")
+	}
+	req.Answers = in.Answers
+	res, err := t.refiner.Analyze(c.Request().Context(), req)
+	if err != nil {
+		return analysisErr(err)
+	}
+	return c.JSON(http.StatusOK, resultJSON{Result: res, RefineToken: in.RefineToken})
+}
+
+type issueRefineRequest struct {
+	Answers map[string]bool `json:"answers"`
+}
+
+// refine handles POST /api/issues/:id/refine: a saved issue's analysis
+// narrowed down by answers and saved; no credit is taken. Only an analysis
+// the built-in engine made has questions to answer.
+func (h *issuesAPI) refine(c echo.Context) error {
+	if h.refiner == nil {
+		return notFoundErr("API endpoint")
+	}
+	id, err := pathID(c, "Issue")
+	if err != nil {
+		return err
+	}
+	var in issueRefineRequest
+	if err := bindJSON(c, &in); err != nil {
+		return err
+	}
+	if e := checkAnswers(in.Answers, h.refiner.QuestionIDs()); e != nil {
+		return e
+	}
+	ctx, user := c.Request().Context(), currentUser(c)
+	is, err := h.store.IssueByID(ctx, user.ID, id)
+	if err != nil {
+		return storeErr(err, "Issue")
+	}
+	if is.Status == store.StatusResolved {
+		return apiErr(http.StatusConflict, "ISSUE_ALREADY_RESOLVED", "This issue is already resolved.")
+	}
+	var prev ai.Result
+	if json.Unmarshal(is.AIChecklist, &prev) != nil || (len(prev.Questions) == 0 && len(prev.Answers) == 0) {
+		return apiErr(http.StatusConflict, "NOTHING_TO_REFINE", "This analysis has no questions to narrow it down.")
+	}
+	fields := issueFields{Category: is.Category, Description: is.Description, Material: is.Material, NozzleTemp: is.NozzleTemp,
+		BedTemp: is.BedTemp, LayerHeight: is.LayerHeight, PrintSpeed: is.PrintSpeed, Infill: is.Infill}
+	req := fields.request()
+	if is.PrinterID != nil {
+		if p, err := h.store.PrinterByID(ctx, user.ID, *is.PrinterID); err == nil {
+			req.PrinterBrand, req.PrinterModel = p.Brand, p.Name
+			req.NozzleSize, req.FilamentDiameter = &p.NozzleSize, &p.FilamentDiameter
+			if req.History, err = h.history(ctx, user.ID, p.ID); err != nil {
+				return err
+			}
+		}
+	}
+	answers := map[string]bool{}
+	for k, v := range prev.Answers {
+		answers[k] = v
+	}
+	for k, v := range in.Answers {
+		answers[k] = v
+	}
+	req.Answers = answers
+	res, err := h.refiner.Analyze(ctx, req)
+	if err != nil {
+		return analysisErr(err)
+	}
+	data, err := json.Marshal(res)
+	if err != nil {
+		return fmt.Errorf("encode analysis: %w", err)
+	}
+	if err := h.store.SetChecklist(ctx, user.ID, id, store.JSON(data)); err != nil {
+		return storeErr(err, "Issue")
+	}
+	return h.respond(c)
+}
