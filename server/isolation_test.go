@@ -42,6 +42,8 @@ func TestOtherUsersIDsAre404(t *testing.T) {
 		{"GET /api/issues/:id", "GET", issuePath, ""},
 		{"PATCH /api/issues/:id/resolve", "PATCH", issuePath + "/resolve", `{"workingRecommendations":["x"],"resolutionNotes":"mine now"}`},
 		{"PATCH /api/issues/:id/progress", "PATCH", issuePath + "/progress", ""},
+		{"PUT /api/issues/:id/checked-steps", "PUT", issuePath + "/checked-steps", `{"checkedSteps":["Dry the filament"]}`},
+		{"POST /api/issues/:id/refine", "POST", issuePath + "/refine", `{"answers":{"same-height":true}}`},
 		{"GET /api/photos/:name", "GET", photoPath, ""},
 		{"HEAD /api/photos/:name", "HEAD", photoPath, ""},
 		{"POST /api/issues", "POST", "/api/issues", issueBody(t, printer.ID, nil)},
