@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/layerfix/layerfix/ai"
 )
 
 // TestOtherUsersIDsAre404 walks every workspace route as Bob against Ada's
@@ -11,7 +13,11 @@ import (
 // A new workspace route with an id in its path fails this test until it
 // is added to the table.
 func TestOtherUsersIDsAre404(t *testing.T) {
-	ws := newWorkspace(t, nil)
+	engine, err := ai.NewEngine()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ws := newWorkspace(t, nil, func(c *Config, d *Deps) { d.Refiner = engine })
 	ada := ws.user(t, "ada@example.com")
 	bob := ws.user(t, "bob@example.com")
 	printer := ws.addPrinter(t, ada, "Mk4", "Prusa")

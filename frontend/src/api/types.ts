@@ -10,11 +10,23 @@ export interface TroubleshootingStep {
   priority: Priority;
 }
 
+/** A narrow-it-down question of the built-in engine; answering it re-ranks the steps. */
+export interface NarrowQuestion {
+  id: string;
+  text: string;
+}
+
 /** The AI result, stored as troubleshootingData / aiChecklist. */
 export interface TroubleshootingResult {
   summary: string;
   steps: TroubleshootingStep[];
   additionalTips: string[];
+  /** Up to two questions separating close causes (built-in engine only). */
+  questions?: NarrowQuestion[];
+  /** Answers given so far, by question id. */
+  answers?: Record<string, boolean>;
+  /** Lets an anonymous result be narrowed down without spending a credit. */
+  refineToken?: string;
 }
 
 export interface UserProfile {
