@@ -262,6 +262,15 @@ export async function exportIssues(format: ExportFormat): Promise<{ blob: Blob; 
 /** PATCH /api/issues/{id}/progress: the first ticked step moves a pending issue to in-progress. */
 export const startIssue = (id: number): Promise<Issue> => requestJson('PATCH', `/api/issues/${id}/progress`);
 
+/** POST /api/troubleshoot/refine: an anonymous result narrowed down by answers, no credit used. */
+export const refineTroubleshoot = (
+  input: TroubleshootInput & { answers: Record<string, boolean>; refineToken: string },
+): Promise<TroubleshootingResult> => requestJson('POST', '/api/troubleshoot/refine', { ...input, images: [] });
+
+/** POST /api/issues/{id}/refine: a saved issue's analysis narrowed down by answers, no credit used. */
+export const refineIssue = (id: number, answers: Record<string, boolean>): Promise<Issue> =>
+  requestJson('POST', `/api/issues/${id}/refine`, { answers });
+
 /** PUT /api/issues/{id}/checked-steps: the ticked steps of a saved issue, by title. */
 export const putCheckedSteps = (id: number, titles: string[]): Promise<Issue> =>
   requestJson('PUT', `/api/issues/${id}/checked-steps`, { checkedSteps: titles });

@@ -13,7 +13,10 @@ import PersonAddAlt1Rounded from '@mui/icons-material/PersonAddAlt1Rounded';
 import ShareRounded from '@mui/icons-material/ShareRounded';
 import { useAuth } from '../auth/useAuth';
 import { useToast } from '../components/Toast';
-import { putCheckedSteps } from '../api/client';
+import { putCheckedSteps, refineIssue, refineTroubleshoot } from '../api/client';
+import { NarrowItDown } from '../features/troubleshoot/NarrowItDown';
+import { refineErrorText } from '../features/troubleshoot/errors';
+import { buildPayload } from '../features/troubleshoot/submit';
 import { checkedFromTitles, loadCheckedSteps, resultKey, saveCheckedSteps, titlesOf, toggleStep } from '../features/troubleshoot/checkedSteps';
 import { analysisErrorToast, ANALYSIS_FAILED, DEFAULT_ANALYSIS_ERROR } from '../features/troubleshoot/errors';
 import {
@@ -22,7 +25,14 @@ import {
   OriginalIssueDetails,
   RecommendedSolutions,
 } from '../features/troubleshoot/ResultView';
-import { clearAnalysis, POLL_INTERVAL_MS, readAnalysis, TIMEOUT_MS, type AnalysisState } from '../features/troubleshoot/session';
+import {
+  clearAnalysis,
+  POLL_INTERVAL_MS,
+  readAnalysis,
+  showStoredResult,
+  TIMEOUT_MS,
+  type AnalysisState,
+} from '../features/troubleshoot/session';
 import { ShareBanner } from '../features/troubleshoot/ShareBanner';
 import { useShareLink } from '../features/troubleshoot/useShareLink';
 import { issueErrorToast, SUBMIT_DEFAULT_ERROR } from '../features/workspace/issueErrors';
@@ -109,8 +119,11 @@ export default function TroubleshootingResults() {
 }
 
 function Results({ state }: { state: Done }) {
-  const { result, issue } = state;
+  const { issue } = state;
   const { toast } = useToast();
+  // The result narrows down when the maker answers a question; its ticks follow the steps by title.
+  const [result, setResult] = useState(state.result);
+  const [refining, setRefining] = useState(false);
   const key = resultKey(result, issue?.id);
   // A saved issue's ticks come from the server, so every device agrees; an anonymous result's ticks
   // stay in this browser.
@@ -121,6 +134,33 @@ function Results({ state }: { state: Done }) {
   );
   const { link, sharing, share } = useShareLink(result, issue);
   const { user } = useAuth();
+  const canRefine = issue?.id ? issue.status !== 'resolved' : Boolean(issue && result.refineToken);
+
+  const answer = async (id: string, value: boolean) => {
+    if (!issue || refining) return;
+    setRefining(true);
+    try {
+      const next = issue.id
+        ? ((await refineIssue(issue.id, { [id]: value })).aiChecklist ?? result)
+        : {
+            ...(await refineTroubleshoot({
+              ...buildPayload(issue, []),
+              answers: { ...result.answers, [id]: value },
+              refineToken: result.refineToken ?? '',
+            })),
+            refineToken: result.refineToken,
+          };
+      const ticked = checkedFromTitles(next.steps, titlesOf(result.steps, checked));
+      setResult(next);
+      setChecked(ticked);
+      saveCheckedSteps(resultKey(next, issue.id), ticked);
+      showStoredResult(next, issue);
+    } catch (err) {
+      toast({ title: 'Could Not Update the Steps', description: refineErrorText(err), variant: 'destructive' });
+    } finally {
+      setRefining(false);
+    }
+  };
 
   const toggle = (i: number) => {
     const next = toggleStep(checked, i);
@@ -159,6 +199,9 @@ function Results({ state }: { state: Done }) {
       <Stack spacing={2.5}>
         {link && <ShareBanner link={link} />}
         <IssueAnalysis summary={result.summary} />
+        {canRefine && (
+          <NarrowItDown questions={result.questions ?? []} answers={result.answers ?? {}} busy={refining} onAnswer={(id, v) => void answer(id, v)} />
+        )}
         <RecommendedSolutions steps={result.steps} checked={checked} onToggle={toggle} />
         <AdditionalTips tips={result.additionalTips} />
         {issue && <OriginalIssueDetails issue={issue} />}

@@ -112,6 +112,48 @@ describe('results screen', () => {
     expect(JSON.parse(String(init.body))).toEqual({ checkedSteps: ['Lower the nozzle temperature', 'Dry the filament'] });
   });
 
+  it('narrows an anonymous result down with an answer, free, keeping the ticks by title', async () => {
+    const asked = { id: 'one-spool', text: 'Does it happen only with one spool or one brand of filament?' };
+    const narrowed: TroubleshootingResult = {
+      ...result,
+      steps: [result.steps[2], result.steps[0], result.steps[1]],
+      questions: [asked],
+      answers: { 'one-spool': true },
+    };
+    const fetch = stubFetch({ '/api/troubleshoot/refine': narrowed });
+    showStoredResult({ ...result, questions: [asked], refineToken: 'tok.abc' }, { ...issue, material: 'PETG', nozzleTemp: 240 });
+    const user = userEvent.setup();
+    renderResults();
+    await user.click(screen.getByRole('checkbox', { name: 'Tune retraction' }));
+    const region = screen.getByRole('region', { name: 'Narrow It Down' });
+    expect(within(region).getByText(asked.text)).toBeInTheDocument();
+    await user.click(within(region).getByRole('button', { name: 'Yes' }));
+    await waitFor(() => expect(screen.getAllByTestId('solution-step')[0]).toHaveTextContent('Dry the filament'));
+    const call = fetch.mock.calls.find(([url]) => String(url).endsWith('/api/troubleshoot/refine'))!;
+    const sent = JSON.parse(String(((call as unknown[])[1] as RequestInit).body));
+    expect(sent).toMatchObject({
+      description: issue.description,
+      printerBrand: 'Ender 3',
+      material: 'PETG',
+      nozzleTemp: 240,
+      answers: { 'one-spool': true },
+      refineToken: 'tok.abc',
+      images: [],
+    });
+    // The tick stays on its step, now second.
+    expect(screen.getByRole('checkbox', { name: 'Tune retraction' })).toBeChecked();
+    expect(screen.getByRole('checkbox', { name: 'Dry the filament' })).not.toBeChecked();
+    expect(within(region).getByRole('button', { name: 'Yes' })).toHaveAttribute('aria-pressed', 'true');
+    // No credit was spent: only the refine call went out.
+    expect(fetch.mock.calls.some(([url]) => String(url).endsWith('/api/troubleshoot'))).toBe(false);
+  });
+
+  it('offers no questions on a result that cannot be narrowed down', () => {
+    showStoredResult({ ...result, questions: [{ id: 'one-spool', text: 'Only one spool?' }] }, issue);
+    renderResults();
+    expect(screen.queryByRole('region', { name: 'Narrow It Down' })).not.toBeInTheDocument();
+  });
+
   it('shows the original issue details on demand', async () => {
     showStoredResult(result, { ...issue, nozzleTemp: 245, photos: ['data:image/jpeg;base64,AAAA'] });
     const user = userEvent.setup();

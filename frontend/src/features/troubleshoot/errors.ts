@@ -63,3 +63,11 @@ export const SHARE_FAILED = 'Failed to create share link. Please try again.';
 export const COPY_FAILED = 'Failed to copy link. Please copy it manually.';
 export const SHARED_PAGE_COPY_FAILED = 'Unable to copy the link. Please copy the URL manually.';
 export const SHARED_LOAD_FAILED = 'Failed to load shared troubleshooting guide';
+
+// refineErrorText explains a failed narrow-it-down answer: the server's reason when it gave one.
+export function refineErrorText(err: unknown, online = navigator.onLine): string {
+  if (!online) return OFFLINE_ERROR;
+  const http = parseHttpError(err);
+  if (http && http.status < 500 && http.message) return http.message;
+  return 'The steps could not be re-ranked. Please try again.';
+}
