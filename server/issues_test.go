@@ -271,7 +271,7 @@ func TestSubmitIssueValidation(t *testing.T) {
 		{"unknown printer", func(m map[string]any) { m["printerId"] = pr.ID + 100 }, 404, "", "Printer not found"},
 		{"no category", func(m map[string]any) { m["category"] = "" }, 400, "category", "Please select an issue category"},
 		{"short description", func(m map[string]any) { m["description"] = "too short" }, 400, "description", "Please provide a detailed description (at least 10 characters)"},
-		{"bad material", func(m map[string]any) { m["material"] = "PLA<script>" }, 400, "material", "Material contains invalid characters"},
+		{"bad material", func(m map[string]any) { m["material"] = "PLA\ufeff" }, 400, "material", "Material contains invalid characters: an invisible formatting character (U+FEFF). Remove it and try again."},
 		{"hot nozzle", func(m map[string]any) { m["nozzleTemp"] = 501 }, 400, "nozzleTemp", "Nozzle temperature must be between 0 and 500 °C"},
 		{"foreign url", func(m map[string]any) { m["photoUrls"] = []string{"https://evil.example/x.jpg"} }, 400, "photoUrls", "Photo 1 is not an uploaded photo: upload it through /api/upload-images first"},
 		{"traversal url", func(m map[string]any) { m["photoUrls"] = []string{"/api/photos/../../layerfix.db"} }, 400, "photoUrls", "Photo 1 is not an uploaded photo: upload it through /api/upload-images first"},

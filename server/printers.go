@@ -4,7 +4,6 @@ import (
 	"context"
 	"math"
 	"net/http"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -34,10 +33,8 @@ type printersAPI struct {
 
 // Printer field rules of SPEC section 5.
 var (
-	printerNameChars = regexp.MustCompile(`^[\p{L}\p{M}\p{Nd} ._-]+$`)
-	buildVolumeChars = regexp.MustCompile(`^[\p{L}\p{M}\p{Nd} ×._-]+$`)
-	nozzleSizes      = []float64{0.2, 0.4, 0.6, 0.8, 1.0}
-	filamentSizes    = []float64{1.75, 2.85, 3.0}
+	nozzleSizes   = []float64{0.2, 0.4, 0.6, 0.8, 1.0}
+	filamentSizes = []float64{1.75, 2.85, 3.0}
 )
 
 const (
@@ -70,8 +67,8 @@ func (in *printerInput) validate(edit bool) map[string]string {
 		fields["name"] = "Printer name is required"
 	case utf8.RuneCountInString(in.Name) > maxPrinterName:
 		fields["name"] = "Printer name must be less than 100 characters"
-	case !printerNameChars.MatchString(in.Name):
-		fields["name"] = "Printer name contains invalid characters"
+	case invalidChar(in.Name, false) != "":
+		fields["name"] = charsMessage("Printer name", invalidChar(in.Name, false))
 	}
 	in.Brand = strings.TrimSpace(in.Brand)
 	switch {
@@ -81,8 +78,8 @@ func (in *printerInput) validate(edit bool) map[string]string {
 		fields["brand"] = "Brand is required"
 	case utf8.RuneCountInString(in.Brand) > maxPrinterBrand:
 		fields["brand"] = "Brand must be less than 100 characters"
-	case !printerNameChars.MatchString(in.Brand):
-		fields["brand"] = "Brand contains invalid characters"
+	case invalidChar(in.Brand, false) != "":
+		fields["brand"] = charsMessage("Brand", invalidChar(in.Brand, false))
 	}
 	if in.BuildVolume != nil {
 		v := strings.TrimSpace(*in.BuildVolume)
@@ -91,8 +88,8 @@ func (in *printerInput) validate(edit bool) map[string]string {
 			in.BuildVolume = nil
 		case utf8.RuneCountInString(v) > maxBuildVolume:
 			fields["buildVolume"] = "Build volume must be less than 50 characters"
-		case !buildVolumeChars.MatchString(v):
-			fields["buildVolume"] = "Build volume contains invalid characters"
+		case invalidChar(v, false) != "":
+			fields["buildVolume"] = charsMessage("Build volume", invalidChar(v, false))
 		default:
 			in.BuildVolume = &v
 		}

@@ -56,8 +56,8 @@ func (t *troubleshootAPI) troubleshoot(c echo.Context) error {
 		fields["printerBrand"] = "Please enter your printer brand"
 	case utf8.RuneCountInString(in.PrinterBrand) > maxPrinterBrand:
 		fields["printerBrand"] = "Brand must be less than 100 characters"
-	case controlChars.MatchString(in.PrinterBrand) || !utf8.ValidString(in.PrinterBrand):
-		fields["printerBrand"] = "Brand contains invalid characters"
+	case invalidChar(in.PrinterBrand, false) != "":
+		fields["printerBrand"] = charsMessage("Brand", invalidChar(in.PrinterBrand, false))
 	}
 	var photos []ai.Photo
 	if len(fields) == 0 {

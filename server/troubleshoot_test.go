@@ -76,9 +76,17 @@ func TestTroubleshootValidation(t *testing.T) {
 		{"category unknown", func(m map[string]any) { m["category"] = "lasers" }, "category", "Please select an issue category"},
 		{"description short", func(m map[string]any) { m["description"] = "  too short " }, "description", "Please provide a detailed description (at least 10 characters)"},
 		{"description long", func(m map[string]any) { m["description"] = long }, "description", "Description must be less than 2000 characters"},
-		{"description chars", func(m map[string]any) { m["description"] = "stringing at 20% <script>" }, "description", "Description contains invalid characters"},
+		{"description control char", func(m map[string]any) { m["description"] = "stringing at 20% \x07 everywhere" }, "description",
+			"Description contains invalid characters: a control character (U+0007). Remove it and try again."},
+		{"description direction override", func(m map[string]any) { m["description"] = "stringing \u202eeverywhere on PETG" }, "description",
+			"Description contains invalid characters: an invisible formatting character (U+202E). Remove it and try again."},
 		{"material long", func(m map[string]any) { m["material"] = strings.Repeat("m", 51) }, "material", "Material must be less than 50 characters"},
-		{"material chars", func(m map[string]any) { m["material"] = "PLA; DROP TABLE" }, "material", "Material contains invalid characters"},
+		{"material zero-width space", func(m map[string]any) { m["material"] = "PLA\u200b" }, "material",
+			"Material contains invalid characters: an invisible formatting character (U+200B). Remove it and try again."},
+		{"material line break", func(m map[string]any) { m["material"] = "PLA\nPETG" }, "material",
+			"Material contains invalid characters: a line break or tab (U+000A). Remove it and try again."},
+		{"brand control char", func(m map[string]any) { m["printerBrand"] = "Ender\x00 3" }, "printerBrand",
+			"Brand contains invalid characters: a control character (U+0000). Remove it and try again."},
 		{"nozzle high", func(m map[string]any) { m["nozzleTemp"] = 501 }, "nozzleTemp", "Nozzle temperature must be between 0 and 500 °C"},
 		{"nozzle negative", func(m map[string]any) { m["nozzleTemp"] = -1 }, "nozzleTemp", "Nozzle temperature must be between 0 and 500 °C"},
 		{"bed high", func(m map[string]any) { m["bedTemp"] = 201 }, "bedTemp", "Bed temperature must be between 0 and 200 °C"},
@@ -110,6 +118,20 @@ func TestTroubleshootValidation(t *testing.T) {
 				t.Fatalf("fields %v, want %s=%q", e.Fields, c.field, c.msg)
 			}
 		})
+	}
+	// What makers really type is accepted as written.
+	for i, words := range []struct{ desc, material, brand string }{
+		{"210°C, 20% infill and it strings between towers", "PLA & PETG", "#3 printer (Ender-3 V2)"},
+		{"0.4mm × 0.2 layers, blobs on the seam 🤬 <b>help</b> = ~50 % waste @ 60 mm/s", "PLA+ (eSun)", "Prusa MK4 + MMU3"},
+		{"Fäden überall, Düse 210 °C, Bett 60 °C — 造形が糸を引く", "PETG-CF 👨‍🔧", "Bambu Lab X1C"},
+		{"Line one of the description\nline two\twith a tab", "TPU 95A", "Sovol SV06"},
+	} {
+		w := ts.do(t, "POST", "/api/troubleshoot", validTroubleshoot(func(m map[string]any) {
+			m["description"], m["material"], m["printerBrand"] = words.desc, words.material, words.brand
+		}), "RemoteAddr", fmt.Sprintf("203.0.113.%d:1", 10+i))
+		if w.Code != 200 {
+			t.Errorf("maker wording %q refused: %d %s", words.desc, w.Code, w.Body.String())
+		}
 	}
 	for name, body := range map[string]string{"empty": "", "not json": "{nope", "array": "[]", "two objects": "{} {}"} {
 		w := ts.do(t, "POST", "/api/troubleshoot", body, "Content-Type", "application/json")

@@ -18,9 +18,7 @@ import (
 // Field rules of SPEC section 5, shared by the anonymous and the signed-in
 // issue forms. Messages are the spec's texts.
 var (
-	descriptionChars = regexp.MustCompile(`^[\p{L}\p{M}\p{Nd}\s\-_.,!?()\[\]:;"'‘’“”/\\]*$`)
-	materialChars    = regexp.MustCompile(`^[\p{L}\p{M}\p{Nd}\s\-_.+]*$`)
-	controlChars     = regexp.MustCompile(`[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]`)
+	controlChars = regexp.MustCompile(`[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]`)
 )
 
 const (
@@ -75,8 +73,10 @@ func (f *issueFields) normalize(fields map[string]string) {
 		fields["description"] = "Please provide a detailed description (at least 10 characters)"
 	case n > maxDescription:
 		fields["description"] = "Description must be less than 2000 characters"
-	case !utf8.ValidString(f.Description) || !descriptionChars.MatchString(f.Description):
-		fields["description"] = "Description contains invalid characters"
+	default:
+		if bad := invalidChar(f.Description, true); bad != "" {
+			fields["description"] = charsMessage("Description", bad)
+		}
 	}
 	if f.Material != nil {
 		m := strings.TrimSpace(*f.Material)
@@ -85,8 +85,8 @@ func (f *issueFields) normalize(fields map[string]string) {
 			f.Material = nil
 		case utf8.RuneCountInString(m) > maxMaterial:
 			fields["material"] = "Material must be less than 50 characters"
-		case !materialChars.MatchString(m):
-			fields["material"] = "Material contains invalid characters"
+		case invalidChar(m, false) != "":
+			fields["material"] = charsMessage("Material", invalidChar(m, false))
 		default:
 			f.Material = &m
 		}

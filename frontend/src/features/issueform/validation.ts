@@ -1,6 +1,7 @@
 // Client-side rules that both issue forms share (SPEC section 5 "Signed-in issue form"; the
 // anonymous form has "the same rules"): category, description, material and the numeric fields.
 // Each form adds only its own printer field: a typed brand or a chosen printer.
+import { charsError } from './chars';
 import type { IssueFields } from '../../api/client';
 
 // IssueDetailsValues are the shared fields as typed: every value a string, empty when unset.
@@ -56,10 +57,6 @@ export const DESCRIPTION_MIN = 10;
 export const DESCRIPTION_MAX = 2000;
 export const MATERIAL_MAX = 50;
 
-// Letters, digits, whitespace and - _ . , ! ? ( ) [ ] : ; quotes / \ (typographic quotes included,
-// since phone keyboards type them). Whitespace is the server's: tab, newlines, form feed, space.
-const DESCRIPTION_CHARS = /^[\p{L}\p{M}\p{Nd}\t\n\f\r \-_.,!?()[\]:;'"‘’“”/\\]*$/u;
-const MATERIAL_CHARS = /^[\p{L}\p{M}\p{Nd}\t\n\f\r \-_.+]*$/u;
 
 interface NumericRule {
   field: NumericField;
@@ -87,14 +84,16 @@ export function validateIssueDetails(v: IssueDetailsValues): Partial<Record<keyo
     errors.description = 'Please provide a detailed description (at least 10 characters)';
   } else if (length > DESCRIPTION_MAX) {
     errors.description = 'Description must be less than 2000 characters';
-  } else if (!DESCRIPTION_CHARS.test(description)) {
-    errors.description = 'Description contains invalid characters';
+  } else {
+    const bad = charsError('Description', description, true);
+    if (bad) errors.description = bad;
   }
   const material = v.material.trim();
   if ([...material].length > MATERIAL_MAX) {
     errors.material = 'Material must be less than 50 characters';
-  } else if (!MATERIAL_CHARS.test(material)) {
-    errors.material = 'Material contains invalid characters';
+  } else {
+    const bad = charsError('Material', material);
+    if (bad) errors.material = bad;
   }
   for (const rule of NUMERIC_RULES) {
     const raw = v[rule.field].trim();

@@ -18,7 +18,7 @@ describe('validateTroubleshootForm', () => {
   it.each([
     [{ printerBrand: '   ' }, 'printerBrand', 'Please enter your printer brand'],
     [{ printerBrand: 'x'.repeat(101) }, 'printerBrand', 'Brand must be less than 100 characters'],
-    [{ printerBrand: 'Prusa\u0007MK4' }, 'printerBrand', 'Brand contains invalid characters'],
+    [{ printerBrand: 'Prusa\u0007MK4' }, 'printerBrand', 'Brand contains invalid characters: a control character (U+0007). Remove it and try again.'],
     ...SHARED_RULE_CASES,
   ] as const)('%o fails %s', (patch, field, message) => {
     expect(validateTroubleshootForm({ ...valid, ...patch })).toEqual({ [field]: message });

@@ -1,6 +1,7 @@
 // Client-side validation of the anonymous issue form (SPEC section 5): the shared issue rules
 // plus a required printer brand.
 import { EMPTY_DETAILS, validateIssueDetails, type IssueDetailsValues } from '../issueform/validation';
+import { charsError } from '../issueform/chars';
 
 export interface TroubleshootFormValues extends IssueDetailsValues {
   printerBrand: string;
@@ -12,7 +13,6 @@ export const EMPTY_FORM: TroubleshootFormValues = { printerBrand: '', ...EMPTY_D
 
 export const BRAND_MAX = 100;
 
-const CONTROL_CHARS = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/;
 
 export function validateTroubleshootForm(v: TroubleshootFormValues): FieldErrors {
   const errors: FieldErrors = {};
@@ -21,8 +21,9 @@ export function validateTroubleshootForm(v: TroubleshootFormValues): FieldErrors
     errors.printerBrand = 'Please enter your printer brand';
   } else if ([...brand].length > BRAND_MAX) {
     errors.printerBrand = 'Brand must be less than 100 characters';
-  } else if (CONTROL_CHARS.test(brand)) {
-    errors.printerBrand = 'Brand contains invalid characters';
+  } else {
+    const bad = charsError('Brand', brand);
+    if (bad) errors.printerBrand = bad;
   }
   return { ...errors, ...validateIssueDetails(v) };
 }

@@ -21,12 +21,12 @@ describe('validatePrinter', () => {
   test.each([
     [{ name: '  ' }, 'name', 'Printer name is required'],
     [{ name: 'a'.repeat(101) }, 'name', 'Printer name must be less than 100 characters'],
-    [{ name: 'Ender <3>' }, 'name', 'Printer name contains invalid characters'],
+    [{ name: 'Ender\u200b3' }, 'name', 'Printer name contains invalid characters: an invisible formatting character (U+200B). Remove it and try again.'],
     [{ brand: '' }, 'brand', 'Brand is required'],
     [{ brand: 'b'.repeat(101) }, 'brand', 'Brand must be less than 100 characters'],
-    [{ brand: 'Prusa/MK4' }, 'brand', 'Brand contains invalid characters'],
+    [{ brand: 'Prusa\u0007MK4' }, 'brand', 'Brand contains invalid characters: a control character (U+0007). Remove it and try again.'],
     [{ buildVolume: '1'.repeat(51) }, 'buildVolume', 'Build volume must be less than 50 characters'],
-    [{ buildVolume: '220*220' }, 'buildVolume', 'Build volume contains invalid characters'],
+    [{ buildVolume: '220\n220' }, 'buildVolume', 'Build volume contains invalid characters: a line break or tab (U+000A). Remove it and try again.'],
     [{ nozzleSize: 0.5 }, 'nozzleSize', 'Please choose a nozzle size'],
   ] as const)('%j -> %s: %s', (patch, field, message) => {
     expect(validatePrinter({ ...valid, ...patch })).toEqual({ [field]: message });

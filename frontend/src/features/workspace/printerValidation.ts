@@ -1,4 +1,5 @@
 // Printer form rules of SPEC section 5 ("Printer (add and edit)" and "Inline add printer").
+import { charsError } from '../issueform/chars';
 import type { PrinterInput } from '../../api/client';
 
 export const NOZZLE_SIZES = [0.2, 0.4, 0.6, 0.8, 1.0] as const;
@@ -6,9 +7,6 @@ export const DEFAULT_NOZZLE_SIZE = 0.4;
 export const NAME_MAX = 100;
 export const BUILD_VOLUME_MAX = 50;
 
-// Letters, digits, spaces, hyphen, underscore and dot; build volumes also take × (x is a letter).
-const NAME_CHARS = /^[\p{L}\p{M}\p{Nd} \-_.]*$/u;
-const BUILD_VOLUME_CHARS = /^[\p{L}\p{M}\p{Nd} ×\-_.]*$/u;
 
 export interface PrinterFormValues {
   name: string;
@@ -30,16 +28,16 @@ export function validatePrinter(v: PrinterFormValues, mode: 'add' | 'edit' = 'ad
   const name = v.name.trim();
   if (!name) errors.name = 'Printer name is required';
   else if (length(name) > NAME_MAX) errors.name = 'Printer name must be less than 100 characters';
-  else if (!NAME_CHARS.test(name)) errors.name = 'Printer name contains invalid characters';
+  else if (charsError('Printer name', name)) errors.name = charsError('Printer name', name)!;
 
   const brand = v.brand.trim();
   if (!brand) errors.brand = mode === 'edit' ? 'Brand/Model is required' : 'Brand is required';
   else if (length(brand) > NAME_MAX) errors.brand = 'Brand must be less than 100 characters';
-  else if (!NAME_CHARS.test(brand)) errors.brand = 'Brand contains invalid characters';
+  else if (charsError('Brand', brand)) errors.brand = charsError('Brand', brand)!;
 
   const volume = v.buildVolume.trim();
   if (length(volume) > BUILD_VOLUME_MAX) errors.buildVolume = 'Build volume must be less than 50 characters';
-  else if (!BUILD_VOLUME_CHARS.test(volume)) errors.buildVolume = 'Build volume contains invalid characters';
+  else if (charsError('Build volume', volume)) errors.buildVolume = charsError('Build volume', volume)!;
 
   if (!NOZZLE_SIZES.some((n) => n === v.nozzleSize)) errors.nozzleSize = 'Please choose a nozzle size';
   return errors;

@@ -1,0 +1,54 @@
+package server
+
+import (
+	"fmt"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Makers write "210°C, 20% infill", "PLA & PETG", "0.4mm × 0.2", "#3
+// printer" and emoji: every letter, digit, punctuation mark and symbol is
+// accepted. Only characters nobody means to type are refused, and the
+// message names the one found: control characters (tab and line breaks are
+// fine in a description), invisible formatting characters (zero-width
+// spaces, direction overrides, soft hyphens; the zero-width joiner inside
+// emoji is fine), line separators and non-characters. Output is escaped
+// wherever it is shown.
+
+// invalidChar describes the first character of s that is refused, or ""
+// when every character is fine.
+func invalidChar(s string, multiline bool) string {
+	for i, r := range s {
+		if r == utf8.RuneError {
+			if _, size := utf8.DecodeRuneInString(s[i:]); size <= 1 {
+				return "bytes that are not valid UTF-8 text"
+			}
+		}
+		switch {
+		case r == '\n' || r == '\r' || r == '\t':
+			if !multiline {
+				return describeChar(r, "a line break or tab")
+			}
+		case unicode.Is(unicode.Cc, r):
+			return describeChar(r, "a control character")
+		case r == '\u200d' || r == '\ufe0f':
+			// Zero-width joiner and variation selector: parts of emoji.
+		case unicode.Is(unicode.Cf, r):
+			return describeChar(r, "an invisible formatting character")
+		case r == '\u2028' || r == '\u2029':
+			return describeChar(r, "a line separator")
+		case (r&0xfffe) == 0xfffe || (r >= 0xfdd0 && r <= 0xfdef):
+			return describeChar(r, "a non-character")
+		}
+	}
+	return ""
+}
+
+func describeChar(r rune, kind string) string {
+	return fmt.Sprintf("%s (U+%04X)", kind, r)
+}
+
+// charsMessage is the field message for a refused character.
+func charsMessage(label, found string) string {
+	return fmt.Sprintf("%s contains invalid characters: %s. Remove it and try again.", label, found)
+}
