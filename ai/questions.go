@@ -13,8 +13,22 @@ const (
 	minSplit      = 0.25 // log-factor spread a question needs to be worth asking
 )
 
-// questions picks the questions that best separate the close top modes.
+// questions are the questions already answered (so a result shows what it
+// was narrowed by), then the unanswered ones that best separate the close
+// top modes.
 func (a *analysis) questions() []Question {
+	var out []Question
+	for _, q := range a.e.kb.questions {
+		if _, ok := a.req.Answers[q.ID]; ok {
+			out = append(out, Question{ID: q.ID, Text: q.Text})
+		}
+	}
+	return append(out, a.newQuestions()...)
+}
+
+// newQuestions picks the unanswered questions that best separate the close
+// top modes.
+func (a *analysis) newQuestions() []Question {
 	if len(a.ranked) < 2 || len(a.e.kb.questions) == 0 {
 		return nil
 	}

@@ -53,7 +53,7 @@ func TestNarrowItDown(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(res.Questions) == 0 || len(res.Questions) > maxQuestions {
+	if len(res.Questions) == 0 || len(res.Questions) > maxQuestions || len(res.Answers) != 0 {
 		t.Fatalf("questions %+v", res.Questions)
 	}
 	var q Question
@@ -75,7 +75,11 @@ func TestNarrowItDown(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, asked := range out.Questions {
+		// The answered question stays, with its answer; new ones are other questions.
+		if len(out.Questions) == 0 || out.Questions[0].ID != q.ID || out.Answers[q.ID] != ans {
+			t.Fatalf("answered question %s: questions %+v, answers %v", q.ID, out.Questions, out.Answers)
+		}
+		for _, asked := range out.Questions[1:] {
 			if asked.ID == q.ID {
 				t.Fatalf("answered question %s asked again", q.ID)
 			}

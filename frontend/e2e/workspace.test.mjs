@@ -43,13 +43,13 @@ describe('signed-in workspace', () => {
     await page.getByText('No issues reported yet').waitFor();
     await page.getByRole('button', { name: 'View Plans' }).or(page.getByRole('link', { name: 'View Plans' })).first().waitFor();
 
-    // Add a printer; the form refuses a bad name first.
+    // Add a printer; the form refuses a name with an invisible character first, and says which.
     await page.getByRole('button', { name: 'Add New Printer' }).click();
     const add = page.getByRole('dialog', { name: 'Add Printer' });
-    await add.getByLabel('Printer Name').fill('Bad/Name');
+    await add.getByLabel('Printer Name').fill('Bad\u200bName');
     await add.getByLabel('Brand').fill(PRINTER.brand);
     await add.getByRole('button', { name: 'Add Printer' }).click();
-    await add.getByText('Printer name contains invalid characters').waitFor();
+    await add.getByText('Printer name contains invalid characters: an invisible formatting character (U+200B). Remove it and try again.').waitFor();
     await add.getByLabel('Printer Name').fill(PRINTER.name);
     await add.getByLabel('Build Volume').fill(PRINTER.volume);
     await add.getByRole('button', { name: 'Add Printer' }).click();
