@@ -126,3 +126,24 @@ func TestTroubleshootWithGemini(t *testing.T) {
 		})
 	}
 }
+
+func TestSoftMemoryLimit(t *testing.T) {
+	for _, tc := range []struct {
+		total uint64
+		want  int64
+	}{
+		{1 << 30, 192 << 20},   // a 1 GB Pi: a quarter is 256 MiB, capped
+		{512 << 20, 128 << 20}, // a 512 MB Pi Zero 2: a quarter
+		{128 << 20, 64 << 20},  // a tiny container: the floor
+		{24 << 30, 192 << 20},  // a big server: still the cap; GOMEMLIMIT raises it
+		{0, 192 << 20},         // unknown
+	} {
+		if got := softMemoryLimit(tc.total); got != tc.want {
+			t.Errorf("softMemoryLimit(%d MiB) = %d MiB, want %d MiB", tc.total>>20, got>>20, tc.want>>20)
+		}
+	}
+	env := map[string]string{"GOMEMLIMIT": "512MiB"}
+	if got := applyMemoryLimit(func(k string) string { return env[k] }); !strings.Contains(got, "operator") {
+		t.Errorf("an operator's GOMEMLIMIT was not respected: %s", got)
+	}
+}

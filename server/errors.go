@@ -124,7 +124,9 @@ func fromEchoError(he *echo.HTTPError) *APIError {
 // every mistake: wrong type names the field, syntax errors say where.
 func bindJSON(c echo.Context, dst any) error {
 	req := c.Request()
-	if ct := req.Header.Get(echo.HeaderContentType); ct != "" && !strings.HasPrefix(strings.ToLower(ct), echo.MIMEApplicationJSON) {
+	// No Content-Type is refused too: a cross-site no-cors fetch can send a
+	// body without one (or as text/plain) but never as application/json.
+	if ct := req.Header.Get(echo.HeaderContentType); !strings.HasPrefix(strings.ToLower(strings.TrimSpace(ct)), echo.MIMEApplicationJSON) {
 		return apiErr(http.StatusUnsupportedMediaType, CodeUnsupportedType, "Send the body as application/json.")
 	}
 	dec := json.NewDecoder(req.Body)
@@ -143,7 +145,9 @@ func decodeErr(err error) error {
 	var te *json.UnmarshalTypeError
 	var se *json.SyntaxError
 	switch {
-	case errors.As(err, &mbe), errors.As(err, &he) && he.Code == http.StatusRequestEntityTooLarge:
+	case errors.As(err, &mbe):
+		return tooLargeErr(mbe.Limit)
+	case errors.As(err, &he) && he.Code == http.StatusRequestEntityTooLarge:
 		return fromEchoError(echo.ErrStatusRequestEntityTooLarge)
 	case errors.As(err, &te):
 		// Embedded request structs show up in the path; clients know only JSON names.
@@ -179,6 +183,9 @@ func jsonKind(k string) string {
 }
 
 func humanBytes(n int64) string {
+	if n < 1<<20 {
+		return fmt.Sprintf("%d KB", n/(1<<10))
+	}
 	return fmt.Sprintf("%d MB", n/(1<<20))
 }
 

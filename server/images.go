@@ -2,14 +2,12 @@ package server
 
 import (
 	"bytes"
+	"context"
 	"encoding/binary"
-	"errors"
 	"fmt"
 	"image"
 	"image/jpeg"
 	_ "image/png" // register decoders
-	"net/http"
-	"runtime"
 
 	"golang.org/x/image/draw"
 	_ "golang.org/x/image/webp"
@@ -25,17 +23,8 @@ const (
 	photoFileSuffix = ".jpg"
 )
 
-// decodeSlots bounds concurrent full decodes: a 40-megapixel image takes
-// up to 160 MB (320 MB for 16-bit PNG) while it is decoded.
-var decodeSlots = make(chan struct{}, min(2, max(1, runtime.GOMAXPROCS(0))))
-
-// errNotImage and friends carry the user-facing reason a file was refused.
-var (
-	errNotImage   = errors.New("is not a JPEG, PNG or WebP image")
-	errTooManyPx  = errors.New("is too large: the limit is 40 megapixels")
-	errDamaged    = errors.New("is damaged and could not be read")
-	sniffedFormat = map[string]string{"image/jpeg": "jpeg", "image/png": "png", "image/webp": "webp"}
-)
+// uploadFormats are the formats a photo upload accepts.
+var uploadFormats = map[string]bool{"jpeg": true, "png": true, "webp": true}
 
 // processedPhoto is a re-encoded photo: JPEG bytes with no metadata.
 type processedPhoto struct {
@@ -43,36 +32,29 @@ type processedPhoto struct {
 	width, height int
 }
 
-// processPhoto checks raw as an image (content sniffing, then dimensions
-// with DecodeConfig before any pixel is decoded, then a full decode) and
-// re-encodes it as a JPEG of at most maxPhotoSide pixels, upright per its
-// EXIF orientation. Encoding from pixels drops every metadata segment,
-// GPS included.
-func processPhoto(raw []byte) (*processedPhoto, error) {
-	format, ok := sniffedFormat[http.DetectContentType(raw)]
-	if !ok {
-		return nil, errNotImage
-	}
-	cfg, cfgFormat, err := image.DecodeConfig(bytes.NewReader(raw))
-	if err != nil || cfgFormat != format {
-		return nil, errNotImage
-	}
-	if cfg.Width <= 0 || cfg.Height <= 0 || int64(cfg.Width)*int64(cfg.Height) > maxImagePixels {
-		return nil, errTooManyPx
+// processPhoto checks raw as an image (content sniffing, then the header:
+// dimensions, bit depth, progressive JPEG, before any pixel is decoded),
+// decodes it within decodeBudget and re-encodes it as a JPEG of at most
+// maxPhotoSide pixels, upright per its EXIF orientation. Encoding from
+// pixels drops every metadata segment, GPS included.
+func processPhoto(ctx context.Context, raw []byte) (*processedPhoto, error) {
+	h, err := sniffImage(raw, uploadFormats, maxUploadPixels)
+	if err != nil {
+		return nil, err
 	}
 	orientation := 1
-	if format == "jpeg" {
+	if h.format == "jpeg" {
 		orientation = exifOrientation(raw)
 	}
-
-	decodeSlots <- struct{}{}
-	src, _, err := image.Decode(bytes.NewReader(raw))
+	// The resized copy and, when rotated, its upright copy.
+	side := int64(min(max(h.width, h.height), maxPhotoSide))
+	src, done, err := decodeWithin(ctx, raw, h, 2*side*side*4)
 	if err != nil {
-		<-decodeSlots
-		return nil, errDamaged
+		return nil, err
 	}
+	defer done()
 	img := fitWithin(src, maxPhotoSide)
-	<-decodeSlots
+	src = nil
 	img = orient(img, orientation)
 
 	var buf bytes.Buffer

@@ -13,22 +13,54 @@ import (
 	"github.com/labstack/echo/v4/middleware"
 )
 
-// maxJSONBody bounds every JSON request body (photos travel base64 inside).
+// maxJSONBody bounds the JSON body of an analysis (photos travel base64
+// inside); every other JSON route takes far less (routeBodyLimits).
 const maxJSONBody = 15 << 20
+
+// maxSmallJSON bounds the body of every JSON route not listed in
+// routeBodyLimits: sign-in forms, printers, issues, answers.
+const maxSmallJSON = 64 << 10
+
+// routeBodyLimits are the routes that take more than maxSmallJSON.
+var routeBodyLimits = map[string]int64{
+	"POST /api/troubleshoot":   maxJSONBody,
+	"POST /api/share-results":  1 << 20,
+	"POST /api/stripe/webhook": 1 << 20,
+}
 
 // bodyLimit refuses bodies over limit bytes: at once when Content-Length
 // says so, otherwise while reading, never reading more than limit+1 bytes.
 func bodyLimit(limit int64) echo.MiddlewareFunc {
+	return bodyLimitFunc(func(echo.Context) int64 { return limit })
+}
+
+// routeBodyLimit is bodyLimit with the limit of the matched route.
+func routeBodyLimit(basePath string) echo.MiddlewareFunc {
+	return bodyLimitFunc(func(c echo.Context) int64 {
+		if n, ok := routeBodyLimits[c.Request().Method+" "+strings.TrimPrefix(c.Path(), basePath)]; ok {
+			return n
+		}
+		return maxSmallJSON
+	})
+}
+
+func bodyLimitFunc(limitOf func(echo.Context) int64) echo.MiddlewareFunc {
 	return func(next echo.HandlerFunc) echo.HandlerFunc {
 		return func(c echo.Context) error {
 			req := c.Request()
+			limit := limitOf(c)
 			if req.ContentLength > limit {
-				return echo.ErrStatusRequestEntityTooLarge
+				return tooLargeErr(limit)
 			}
 			req.Body = http.MaxBytesReader(c.Response(), req.Body, limit)
 			return next(c)
 		}
 	}
+}
+
+// tooLargeErr is the 413 of a body over limit bytes.
+func tooLargeErr(limit int64) *APIError {
+	return apiErr(http.StatusRequestEntityTooLarge, CodeTooLarge, "request entity too large: the limit is "+humanBytes(limit)+".")
 }
 
 // requestLogger writes one slog line per request. The path is logged

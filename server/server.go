@@ -143,7 +143,7 @@ func New(cfg *Config, d Deps) (*Server, error) {
 		root.GET("/healthz", health)
 		e.GET("/", func(c echo.Context) error { return c.Redirect(http.StatusFound, cfg.BasePath+"/") })
 	}
-	api := root.Group("/api", bodyLimit(maxJSONBody), authenticate(auth, cfg.BasePath))
+	api := root.Group("/api", routeBodyLimit(cfg.BasePath), authenticate(auth, cfg.BasePath))
 
 	if cfg.AuthMode == "local" {
 		la := s.local

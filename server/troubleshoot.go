@@ -44,6 +44,24 @@ type troubleshootRequest struct {
 }
 
 func (t *troubleshootAPI) troubleshoot(c echo.Context) error {
+	// An address that has used its allowance is answered before its body is
+	// read (the count is checked again, atomically, when the credit is taken).
+	if t.limit >= 0 {
+		used, err := t.quota.AnonymousUsage(c.Request().Context(), clientIP(c), t.now())
+		if err != nil {
+			return err
+		}
+		if used >= t.limit {
+			return apiErr(http.StatusTooManyRequests, CodePublicLimit, limitMessage(t.limit, t.now()))
+		}
+	}
+	// The body (photos as base64) is held about three times over while it is
+	// decoded: its bytes, the JSON strings and the decoded images.
+	release, err := bodyBudget.acquire(c.Request().Context(), 3*bodySize(c.Request(), maxJSONBody))
+	if err != nil {
+		return budgetErr(err)
+	}
+	defer release()
 	var in troubleshootRequest
 	if err := bindJSON(c, &in); err != nil {
 		return err
@@ -59,20 +77,23 @@ func (t *troubleshootAPI) troubleshoot(c echo.Context) error {
 	case invalidChar(in.PrinterBrand, false) != "":
 		fields["printerBrand"] = charsMessage("Brand", invalidChar(in.PrinterBrand, false))
 	}
-	var photos []ai.Photo
+	// Only headers are read before the credit: an over-limit client never
+	// gets a pixel decoded.
+	var pending []pendingImage
 	if len(fields) == 0 {
 		var msg string
-		if photos, msg = decodeImages(in.Images); msg != "" {
+		if pending, msg = checkImages(in.Images); msg != "" {
 			fields["images"] = msg
 		}
 	}
+	in.Images = nil
 	if len(fields) > 0 {
 		return validationErr(fields)
 	}
 
-	ip, now := clientIP(c), t.now()
+	ctx, ip, now := c.Request().Context(), clientIP(c), t.now()
 	if t.limit >= 0 {
-		ok, err := t.quota.ConsumeAnonymous(c.Request().Context(), ip, now, t.limit)
+		ok, err := t.quota.ConsumeAnonymous(ctx, ip, now, t.limit)
 		if err != nil {
 			return err
 		}
@@ -80,20 +101,33 @@ func (t *troubleshootAPI) troubleshoot(c echo.Context) error {
 			return apiErr(http.StatusTooManyRequests, CodePublicLimit, limitMessage(t.limit, now))
 		}
 	}
+	// A failed analysis costs nothing; the refund must not depend on the
+	// client still waiting.
+	refund := func() {
+		if t.limit < 0 {
+			return
+		}
+		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+		defer cancel()
+		if rerr := t.quota.RefundAnonymous(ctx, ip, now); rerr != nil {
+			t.log.Error("refund anonymous credit", "err", rerr)
+		}
+	}
+	photos, msg, err := decodeImages(ctx, pending)
+	pending = nil
+	if err != nil || msg != "" {
+		refund()
+		if msg != "" {
+			return validationErr(map[string]string{"images": msg})
+		}
+		return budgetErr(err)
+	}
 	req := in.request()
 	req.PrinterBrand = in.PrinterBrand
 	req.Photos = photos
-	res, err := t.analyzer.Analyze(c.Request().Context(), req)
+	res, err := t.analyzer.Analyze(ctx, req)
 	if err != nil {
-		if t.limit >= 0 {
-			// A failed analysis costs nothing; the refund must not depend on
-			// the client still waiting.
-			ctx, cancel := context.WithTimeout(context.WithoutCancel(c.Request().Context()), 5*time.Second)
-			defer cancel()
-			if rerr := t.quota.RefundAnonymous(ctx, ip, now); rerr != nil {
-				t.log.Error("refund anonymous credit", "err", rerr)
-			}
-		}
+		refund()
 		return analysisErr(err)
 	}
 	out := resultJSON{Result: res}

@@ -102,7 +102,7 @@ func TestTroubleshootValidation(t *testing.T) {
 		{"not base64", func(m map[string]any) { m["images"] = []string{"%%%"} }, "images", "Image 1 is not valid base64 image data"},
 		{"huge png header", func(m map[string]any) {
 			m["images"] = []string{base64.StdEncoding.EncodeToString(pngHeader(30000, 30000))}
-		}, "images", "Image 1 is too large (30000×30000 pixels): the limit is 40 megapixels"},
+		}, "images", "Image 1 is too large (30000×30000 pixels): the limit is 4 megapixels"},
 		{"truncated png", func(m map[string]any) {
 			m["images"] = []string{base64.StdEncoding.EncodeToString(pngHeader(10, 10))}
 		}, "images", "Image 1 is damaged and could not be read"},

@@ -190,21 +190,8 @@ func (p *photosAPI) upload(c echo.Context) error {
 			return validationErr(map[string]string{"images": fmt.Sprintf("You can upload at most %d images at a time", maxUploadFiles)})
 		}
 		name := describeFile(n, part.FileName())
-		raw, err := io.ReadAll(io.LimitReader(part, maxImageBytes+1))
+		ph, err := p.readPhoto(req.Context(), part, name)
 		if err != nil {
-			return uploadReadErr(err)
-		}
-		if len(raw) > maxImageBytes {
-			return validationErr(map[string]string{"images": name + " is larger than 10 MB"})
-		}
-		if len(raw) == 0 {
-			return validationErr(map[string]string{"images": name + " is empty"})
-		}
-		ph, err := processPhoto(raw)
-		switch {
-		case errors.Is(err, errNotImage), errors.Is(err, errTooManyPx), errors.Is(err, errDamaged):
-			return validationErr(map[string]string{"images": name + " " + err.Error()})
-		case err != nil:
 			return err
 		}
 		photos = append(photos, ph)
@@ -235,6 +222,35 @@ func (p *photosAPI) upload(c echo.Context) error {
 		out[i] = uploadedImage{URL: u}
 	}
 	return c.JSON(http.StatusOK, map[string][]uploadedImage{"images": out})
+}
+
+// readPhoto reads one uploaded file (holding its bytes from bodyBudget) and
+// processes it.
+func (p *photosAPI) readPhoto(ctx context.Context, part io.Reader, name string) (*processedPhoto, error) {
+	release, err := bodyBudget.acquire(ctx, maxImageBytes+1)
+	if err != nil {
+		return nil, budgetErr(err)
+	}
+	defer release()
+	raw, err := io.ReadAll(io.LimitReader(part, maxImageBytes+1))
+	if err != nil {
+		return nil, uploadReadErr(err)
+	}
+	if len(raw) > maxImageBytes {
+		return nil, validationErr(map[string]string{"images": name + " is larger than 10 MB"})
+	}
+	if len(raw) == 0 {
+		return nil, validationErr(map[string]string{"images": name + " is empty"})
+	}
+	ph, err := processPhoto(ctx, raw)
+	var pe *photoError
+	if errors.As(err, &pe) {
+		return nil, validationErr(map[string]string{"images": name + " " + pe.msg})
+	}
+	if err != nil {
+		return nil, budgetErr(err)
+	}
+	return ph, nil
 }
 
 func (p *photosAPI) removeBlobs(records []store.Photo) {

@@ -2,11 +2,12 @@ package server
 
 import (
 	"bytes"
+	"context"
 	"encoding/base64"
+	"errors"
 	"fmt"
-	"image"
-	_ "image/jpeg" // register decoders
-	_ "image/png"
+	"image/jpeg"
+	_ "image/png" // register the decoder
 	"math"
 	"regexp"
 	"strings"
@@ -112,14 +113,24 @@ func (f *issueFields) request() ai.Request {
 	return r
 }
 
-// decodeImages checks base64 JPEG/PNG strings (a data: URL prefix is
-// accepted): dimensions first, then a full decode. The message names the
-// image at fault, counting from 1.
-func decodeImages(imgs []string) ([]ai.Photo, string) {
+// analysisFormats are the formats an analysis accepts.
+var analysisFormats = map[string]bool{"jpeg": true, "png": true}
+
+// pendingImage is an analysis image whose header passed the checks; its
+// pixels are decoded only after the credit is taken.
+type pendingImage struct {
+	raw []byte
+	hdr imageHeader
+}
+
+// checkImages checks base64 JPEG/PNG strings (a data: URL prefix is
+// accepted) from their headers only: size, type, dimensions, bit depth. The
+// message names the image at fault, counting from 1.
+func checkImages(imgs []string) ([]pendingImage, string) {
 	if len(imgs) > maxImages {
 		return nil, fmt.Sprintf("You can attach at most %d photos", maxImages)
 	}
-	out := make([]ai.Photo, 0, len(imgs))
+	out := make([]pendingImage, 0, len(imgs))
 	for i, s := range imgs {
 		n := i + 1
 		if j := strings.Index(s, ";base64,"); strings.HasPrefix(s, "data:") && j > 0 {
@@ -136,19 +147,47 @@ func decodeImages(imgs []string) ([]ai.Photo, string) {
 		if err != nil || len(raw) == 0 {
 			return nil, fmt.Sprintf("Image %d is not valid base64 image data", n)
 		}
-		cfg, format, err := image.DecodeConfig(bytes.NewReader(raw))
-		if err != nil || (format != "jpeg" && format != "png") {
-			return nil, fmt.Sprintf("Image %d is not a JPEG or PNG image", n)
+		h, err := sniffImage(raw, analysisFormats, maxAnalysisPixels)
+		if err != nil {
+			if err == errNotImage {
+				return nil, fmt.Sprintf("Image %d is not a JPEG or PNG image", n)
+			}
+			return nil, fmt.Sprintf("Image %d %s", n, err.Error())
 		}
-		if cfg.Width <= 0 || cfg.Height <= 0 || int64(cfg.Width)*int64(cfg.Height) > maxImagePixels {
-			return nil, fmt.Sprintf("Image %d is too large (%d×%d pixels): the limit is 40 megapixels", n, cfg.Width, cfg.Height)
-		}
-		if _, _, err := image.Decode(bytes.NewReader(raw)); err != nil {
-			return nil, fmt.Sprintf("Image %d is damaged and could not be read", n)
-		}
-		out = append(out, ai.Photo{MIMEType: "image/" + format, Data: raw})
+		out = append(out, pendingImage{raw: raw, hdr: h})
 	}
 	return out, ""
+}
+
+// decodeImages decodes the checked images one at a time within decodeBudget
+// (a damaged image gives a message naming it) and hands the AI their bytes
+// without metadata: EXIF (GPS included), XMP and comments are cut out, or
+// the image is re-encoded when it cannot be parsed for that.
+func decodeImages(ctx context.Context, imgs []pendingImage) ([]ai.Photo, string, error) {
+	out := make([]ai.Photo, 0, len(imgs))
+	for i, p := range imgs {
+		img, done, err := decodeWithin(ctx, p.raw, p.hdr, 0)
+		var pe *photoError
+		if errors.As(err, &pe) {
+			return nil, fmt.Sprintf("Image %d %s", i+1, pe.msg), nil
+		}
+		if err != nil {
+			return nil, "", err
+		}
+		data := stripMetadata(p.raw, p.hdr.format)
+		mime := "image/" + p.hdr.format
+		if data == nil {
+			var buf bytes.Buffer
+			if err := jpeg.Encode(&buf, img, &jpeg.Options{Quality: photoJPEGQ}); err != nil {
+				done()
+				return nil, "", fmt.Errorf("re-encode image %d: %w", i+1, err)
+			}
+			data, mime = buf.Bytes(), photoMIME
+		}
+		done()
+		out = append(out, ai.Photo{MIMEType: mime, Data: data})
+	}
+	return out, "", nil
 }
 
 // cleanText trims s, removes control characters and cuts it to max runes.

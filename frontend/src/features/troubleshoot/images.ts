@@ -84,3 +84,33 @@ export async function downscaleImage(file: File): Promise<string> {
   ctx.drawImage(img, 0, 0, width, height);
   return canvas.toDataURL('image/jpeg', JPEG_QUALITY);
 }
+
+export const UPLOAD_MAX_SIDE = 2048;
+export const UPLOAD_JPEG_QUALITY = 0.9;
+
+// resizeForUpload shrinks a photo of a saved issue to at most 2048 px (what the server stores) as
+// a JPEG before it is uploaded: a phone's 12–48 MP photo becomes well under 1 MB, the upload is
+// fast on a weak connection and the server never decodes more than it keeps. Browsers apply the
+// EXIF orientation when drawing, and the canvas drops every metadata block (GPS included). A photo
+// the browser cannot draw (an exotic format) is sent as it is and the server says what is wrong.
+export async function resizeForUpload(file: File): Promise<File> {
+  let img: HTMLImageElement;
+  try {
+    img = await loadImage(file);
+  } catch {
+    return file;
+  }
+  const { width, height } = fitWithin({ width: img.naturalWidth, height: img.naturalHeight }, UPLOAD_MAX_SIDE);
+  const canvas = document.createElement('canvas');
+  canvas.width = width;
+  canvas.height = height;
+  const ctx = canvas.getContext('2d');
+  if (!ctx || width === 0 || height === 0) return file;
+  ctx.fillStyle = '#ffffff';
+  ctx.fillRect(0, 0, width, height);
+  ctx.drawImage(img, 0, 0, width, height);
+  const blob = await new Promise<Blob | null>((resolve) => canvas.toBlob(resolve, 'image/jpeg', UPLOAD_JPEG_QUALITY));
+  if (!blob) return file;
+  const name = file.name.replace(/\.[^.]*$/, '') + '.jpg';
+  return new File([blob], name, { type: 'image/jpeg' });
+}

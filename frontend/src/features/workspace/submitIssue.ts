@@ -4,6 +4,7 @@ import { createIssue, uploadImages, type Printer } from '../../api/client';
 import { ISSUE_KEY, startAnalysis, type IssueDetails } from '../troubleshoot/session';
 import { issuePayload, type IssueFormValues } from './issueValidation';
 import { issueDetails } from './savedIssue';
+import { resizeForUpload } from '../troubleshoot/images';
 
 export const DRAFT_KEY = 'layerfix.issueDraft';
 
@@ -30,10 +31,11 @@ export function clearDraft(): void {
   sessionStorage.removeItem(DRAFT_KEY);
 }
 
-// uploadPhotos returns the stored photo URLs; no request without photos.
+// uploadPhotos resizes the photos in the browser and returns their stored URLs; no request
+// without photos.
 export async function uploadPhotos(files: File[]): Promise<string[]> {
   if (files.length === 0) return [];
-  const { images } = await uploadImages(files);
+  const { images } = await uploadImages(await Promise.all(files.map(resizeForUpload)));
   return images.map((i) => i.url);
 }
 
