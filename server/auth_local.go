@@ -18,16 +18,19 @@ import (
 // Local accounts: email and password, sessions as random tokens stored
 // hashed. Error codes are Firebase's, so the app maps them the same way.
 const (
-	sessionTTL     = 30 * 24 * time.Hour
-	resetTTL       = time.Hour
-	verifyTTL      = 7 * 24 * time.Hour
-	loginFailures  = 10
-	loginWindow    = 15 * time.Minute
-	signupsPerHour = 20
-	maxEmail       = 254
-	maxDisplayName = 100
-	tokenReset     = "reset"
-	tokenVerify    = "verify"
+	sessionTTL        = 30 * 24 * time.Hour
+	resetTTL          = time.Hour
+	verifyTTL         = 7 * 24 * time.Hour
+	loginFailures     = 10 // per address, and per email before the backoff starts
+	loginWindow       = 15 * time.Minute
+	loginBackoff      = time.Minute // first lock of an email past its failures; doubles to loginWindow
+	signupsPerHour    = 5
+	resetsPerHour     = 10 // reset requests one address may make
+	mailsPerRecipient = 3  // account emails one address receives per hour
+	maxEmail          = 254
+	maxDisplayName    = 100
+	tokenReset        = "reset"
+	tokenVerify       = "verify"
 )
 
 type localAuth struct {
@@ -37,17 +40,21 @@ type localAuth struct {
 	publicURL string // scheme://host[/base] for links in emails
 	limits    TierLimits
 	log       *slog.Logger
-	failIP    *fixedWindow
-	failEmail *fixedWindow
-	signups   *fixedWindow
+	failIP    *attemptLimiter // failed sign-ins per address
+	failEmail *attemptLimiter // failed sign-ins per email, with backoff
+	signups   *fixedWindow    // accounts created per address
+	resets    *fixedWindow    // reset requests per address
+	mails     *fixedWindow    // emails per recipient
 }
 
 func newLocalAuth(st *store.Store, cfg *Config, mailer Mailer, now func() time.Time, log *slog.Logger) *localAuth {
 	return &localAuth{
 		store: st, now: now, mailer: mailer, publicURL: cfg.PublicURL + cfg.BasePath, limits: cfg.TierLimits, log: log,
-		failIP:    newFixedWindow(loginFailures, loginWindow, now),
-		failEmail: newFixedWindow(loginFailures, loginWindow, now),
+		failIP:    newAttemptLimiter(loginFailures, loginWindow, 0, now),
+		failEmail: newAttemptLimiter(loginFailures, loginWindow, loginBackoff, now),
 		signups:   newFixedWindow(signupsPerHour, time.Hour, now),
+		resets:    newFixedWindow(resetsPerHour, time.Hour, now),
+		mails:     newFixedWindow(mailsPerRecipient, time.Hour, now),
 	}
 }
 
@@ -121,12 +128,17 @@ func (a *localAuth) signup(c echo.Context) error {
 		return authErr(http.StatusBadRequest, "invalid-display-name", "Please enter your display name")
 	case utf8.RuneCountInString(name) > maxDisplayName:
 		return authErr(http.StatusBadRequest, "invalid-display-name", "Display name must be less than 100 characters")
+	case textProblem("Display name", name, false) != "":
+		return authErr(http.StatusBadRequest, "invalid-display-name", textProblem("Display name", name, false))
 	}
 	if !a.signups.allow(clientIP(c)) {
 		return authErr(http.StatusTooManyRequests, "too-many-requests", "Too many accounts were created from this network. Please try again later.")
 	}
-	ph := hashPassword(in.Password)
-	u := &store.User{Email: email, DisplayName: name, PasswordHash: &ph}
+	var ph string
+	if err := withHashSlot(c.Request().Context(), func() { ph = hashPassword(in.Password) }); err != nil {
+		return hashBusyErr(err)
+	}
+	u := &store.User{Email: email, DisplayName: name, PasswordHash: &ph, CreatedAt: a.now()}
 	err := a.store.CreateUser(c.Request().Context(), u)
 	if errors.Is(err, store.ErrDuplicate) {
 		return authErr(http.StatusConflict, "email-already-in-use", "An account with this email already exists")
@@ -135,36 +147,79 @@ func (a *localAuth) signup(c echo.Context) error {
 		return err
 	}
 	a.sendLink(u, tokenVerify, verifyTTL, "Verify your Layerfix email",
-		"Welcome to Layerfix, %s!\n\nConfirm your email address by opening this link:\n%s\n\nYou can use Layerfix while unverified.\n", "verify")
+		"Welcome to Layerfix!\n\nConfirm your email address by opening this link:\n%s\n\nYou can use Layerfix while unverified. If you did not create an account, ignore this email.\n", "verify")
 	return a.startSession(c, u, http.StatusCreated)
 }
 
+// login checks a password. Each attempt reserves its place in the
+// per-address and per-email limits before the hash is computed, and the
+// hash itself waits for one of few slots, so concurrent guesses can neither
+// exceed the limits nor exhaust memory.
 func (a *localAuth) login(c echo.Context) error {
 	var in credentials
 	if err := bindJSON(c, &in); err != nil {
 		return err
 	}
 	ip, email := clientIP(c), strings.ToLower(strings.TrimSpace(in.Email))
-	if a.failIP.limited(ip) || a.failEmail.limited(email) {
-		return authErr(http.StatusTooManyRequests, "too-many-requests",
-			"Too many failed sign-in attempts. Please wait 15 minutes or reset your password.")
+	if len(email) > maxEmail {
+		return authErr(http.StatusBadRequest, "invalid-email", "Invalid email address")
 	}
-	u, err := a.store.UserByEmail(c.Request().Context(), email)
+	if len(in.Password) > 4*maxPassword {
+		return authErr(http.StatusBadRequest, "invalid-credential", "Password must be at most 1024 characters")
+	}
+	ipKey, emailKey := limiterKey("ip", ip), limiterKey("email", email)
+	if ok, wait := a.failIP.reserve(ipKey); !ok {
+		return tooManySignIns(wait)
+	}
+	if ok, wait := a.failEmail.reserve(emailKey); !ok {
+		a.failIP.succeeded(ipKey)
+		return tooManySignIns(wait)
+	}
+	ctx := c.Request().Context()
+	u, err := a.store.UserByEmail(ctx, email)
 	if err != nil && !errors.Is(err, store.ErrNotFound) {
+		a.failIP.succeeded(ipKey)
+		a.failEmail.succeeded(emailKey)
 		return err
 	}
-	hash := dummyHash
-	if u != nil && u.PasswordHash != nil {
-		hash = *u.PasswordHash
-	}
 	// The hash is checked even for unknown emails: same answer, same time.
-	ok := checkPassword(in.Password, hash) && u != nil && u.PasswordHash != nil && !u.Disabled
-	if !ok {
-		a.failIP.record(ip)
-		a.failEmail.record(email)
+	good := false
+	err = withHashSlot(ctx, func() {
+		if u != nil && u.PasswordHash != nil {
+			good = checkPassword(in.Password, *u.PasswordHash)
+		} else {
+			checkPassword(in.Password, dummyHash())
+		}
+	})
+	if err != nil {
+		a.failIP.succeeded(ipKey)
+		a.failEmail.succeeded(emailKey)
+		return hashBusyErr(err)
+	}
+	if !good || u.Disabled {
 		return authErr(http.StatusUnauthorized, "invalid-credential", "Incorrect email or password")
 	}
+	a.failIP.succeeded(ipKey)
+	a.failEmail.clear(emailKey) // the owner proved it: an attacker's failures are forgotten
 	return a.startSession(c, u, http.StatusOK)
+}
+
+func tooManySignIns(wait time.Duration) *APIError {
+	mins := max(1, int((wait+time.Minute-1)/time.Minute))
+	unit := "minutes"
+	if mins == 1 {
+		unit = "minute"
+	}
+	return authErr(http.StatusTooManyRequests, "too-many-requests",
+		sprintf("Too many failed sign-in attempts. Please wait %d %s or reset your password.", mins, unit))
+}
+
+// hashBusyErr answers a sign-in that found no free hash slot in time.
+func hashBusyErr(err error) error {
+	if errors.Is(err, errHashBusy) {
+		return authErr(http.StatusTooManyRequests, "too-many-requests", "Many people are signing in right now. Please try again in a moment.")
+	}
+	return budgetErr(err)
 }
 
 func (a *localAuth) logout(c echo.Context) error {
@@ -185,10 +240,10 @@ func (a *localAuth) passwordReset(c echo.Context) error {
 	if email == "" {
 		return authErr(http.StatusBadRequest, "invalid-email", "Invalid email address")
 	}
-	if a.mailer != nil && a.signups.allow("reset:"+clientIP(c)) {
+	if a.mailer != nil && a.resets.allow(limiterKey("ip", clientIP(c))) {
 		if u, err := a.store.UserByEmail(c.Request().Context(), email); err == nil && !u.Disabled {
 			a.sendLink(u, tokenReset, resetTTL, "Reset your Layerfix password",
-				"Hello %s,\n\nSomeone asked to reset the password of your Layerfix account. Open this link within one hour to choose a new password:\n%s\n\nIf it was not you, ignore this email.\n", "reset")
+				"Hello,\n\nSomeone asked to reset the password of your Layerfix account. Open this link within one hour to choose a new password:\n%s\n\nIf it was not you, ignore this email: your password stays as it is.\n", "reset")
 		}
 	}
 	return c.JSON(http.StatusAccepted, map[string]bool{"emailEnabled": a.mailer != nil})
@@ -208,8 +263,17 @@ func (a *localAuth) ResetLink(ctx context.Context, email string) (string, error)
 	return a.publicURL + "/login?mode=reset&oobCode=" + tok, nil
 }
 
+// sendLink emails a one-time link. The body is the server's own text and
+// the link: nothing a user typed (a display name with URLs or newlines)
+// goes into it, so the server cannot be used to send someone else's words.
+// Each recipient gets at most mailsPerRecipient emails an hour; past that
+// the request still answers the same and nothing is sent.
 func (a *localAuth) sendLink(u *store.User, kind string, ttl time.Duration, subject, body, mode string) {
 	if a.mailer == nil {
+		return
+	}
+	if !a.mails.allow(limiterKey("mail", u.Email)) {
+		a.log.Info("account email not sent: recipient limit reached", "kind", kind, "user_id", u.ID)
 		return
 	}
 	tok, hash := newToken()
@@ -220,13 +284,9 @@ func (a *localAuth) sendLink(u *store.User, kind string, ttl time.Duration, subj
 		return
 	}
 	link := a.publicURL + "/login?mode=" + mode + "&oobCode=" + tok
-	name := u.DisplayName
-	if name == "" {
-		name = "maker"
-	}
 	go func() {
 		defer cancel()
-		if err := a.mailer.Send(ctx, u.Email, subject, sprintf(body, name, link)); err != nil {
+		if err := a.mailer.Send(ctx, u.Email, subject, sprintf(body, link)); err != nil {
 			a.log.Error("send email", "kind", kind, "user_id", u.ID, "err", err)
 		}
 	}()
@@ -237,28 +297,53 @@ type codeRequest struct {
 	Password string `json:"password"`
 }
 
+// passwordUpdate sets a new password from a reset link. The link is checked
+// first and used only once the new password passes the same rules as at
+// sign-up; then every session and every other reset link of the account
+// stops working, and failed sign-ins held against the email are forgotten.
 func (a *localAuth) passwordUpdate(c echo.Context) error {
 	var in codeRequest
 	if err := bindJSON(c, &in); err != nil {
 		return err
 	}
-	if msg := weakPassword(in.Password, ""); msg != "" {
-		return authErr(http.StatusBadRequest, "weak-password", msg)
-	}
 	ctx := c.Request().Context()
-	uid, err := a.store.UseAuthToken(ctx, tokenReset, hashToken(in.OOBCode), a.now())
+	invalid := authErr(http.StatusBadRequest, "invalid-action-code", "This password reset link is invalid, expired or already used. Please ask for a new one.")
+	if len(in.OOBCode) != 43 {
+		return invalid
+	}
+	uid, err := a.store.PeekAuthToken(ctx, tokenReset, hashToken(in.OOBCode), a.now())
 	if errors.Is(err, store.ErrNotFound) {
-		return authErr(http.StatusBadRequest, "invalid-action-code", "This password reset link is invalid, expired or already used. Please ask for a new one.")
+		return invalid
 	}
 	if err != nil {
 		return err
 	}
-	if err := a.store.UpdateUser(ctx, uid, map[string]any{"password_hash": hashPassword(in.Password)}); err != nil {
+	u, err := a.store.UserByID(ctx, uid)
+	if err != nil {
+		return err
+	}
+	if msg := weakPassword(in.Password, u.Email); msg != "" {
+		return authErr(http.StatusBadRequest, "weak-password", msg)
+	}
+	if _, err := a.store.UseAuthToken(ctx, tokenReset, hashToken(in.OOBCode), a.now()); errors.Is(err, store.ErrNotFound) {
+		return invalid // used by a concurrent request
+	} else if err != nil {
+		return err
+	}
+	var ph string
+	if err := withHashSlot(ctx, func() { ph = hashPassword(in.Password) }); err != nil {
+		return hashBusyErr(err)
+	}
+	if err := a.store.UpdateUser(ctx, uid, map[string]any{"password_hash": ph}); err != nil {
+		return err
+	}
+	if err := a.store.RevokeAuthTokens(ctx, uid, tokenReset, a.now()); err != nil {
 		return err
 	}
 	if err := a.store.DeleteSessions(ctx, uid); err != nil {
 		return err
 	}
+	a.failEmail.clear(limiterKey("email", u.Email))
 	return c.JSON(http.StatusOK, map[string]string{"message": "Your password was changed. Please sign in."})
 }
 

@@ -17,12 +17,14 @@ type Mailer interface {
 	Send(ctx context.Context, to, subject, body string) error
 }
 
-// smtpMailer speaks SMTP: smtp://user:pass@host:587 (STARTTLS when the
-// server offers it) or smtps://user:pass@host:465 (implicit TLS).
+// smtpMailer speaks SMTP: smtp://user:pass@host:587 (STARTTLS, required)
+// or smtps://user:pass@host:465 (implicit TLS). Only an operator who adds
+// ?starttls=off sends without TLS (a relay on the same host or network).
 type smtpMailer struct {
 	u        *url.URL
 	from     string // the From header, e.g. "Layerfix <no-reply@example.com>"
 	envelope string // the bare address for MAIL FROM
+	insecure bool   // ?starttls=off: plain SMTP allowed
 }
 
 func newSMTPMailer(rawURL, from string) (*smtpMailer, error) {
@@ -34,7 +36,18 @@ func newSMTPMailer(rawURL, from string) (*smtpMailer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("sender %q is not an email address", from)
 	}
-	return &smtpMailer{u: u, from: a.String(), envelope: a.Address}, nil
+	m := &smtpMailer{u: u, from: a.String(), envelope: a.Address}
+	switch v := strings.ToLower(u.Query().Get("starttls")); v {
+	case "", "on", "required":
+	case "off":
+		if u.Scheme == "smtps" {
+			return nil, fmt.Errorf("starttls=off makes no sense with smtps://, which is always TLS")
+		}
+		m.insecure = true
+	default:
+		return nil, fmt.Errorf("starttls=%q: use on (the default) or off", v)
+	}
+	return m, nil
 }
 
 func (m *smtpMailer) Send(ctx context.Context, to, subject, body string) error {
@@ -65,9 +78,13 @@ func (m *smtpMailer) Send(ctx context.Context, to, subject, body string) error {
 		return fmt.Errorf("mail server greeting: %w", err)
 	}
 	defer c.Close()
-	if ok, _ := c.Extension("STARTTLS"); ok && m.u.Scheme == "smtp" {
-		if err := c.StartTLS(&tls.Config{ServerName: host}); err != nil {
-			return fmt.Errorf("starttls: %w", err)
+	if m.u.Scheme == "smtp" {
+		if ok, _ := c.Extension("STARTTLS"); ok {
+			if err := c.StartTLS(&tls.Config{ServerName: host}); err != nil {
+				return fmt.Errorf("starttls: %w", err)
+			}
+		} else if !m.insecure {
+			return fmt.Errorf("the mail server %s does not offer STARTTLS: use smtps://, or add ?starttls=off to LAYERFIX_SMTP_URL to send without TLS", host)
 		}
 	}
 	if m.u.User != nil {

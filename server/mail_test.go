@@ -70,7 +70,7 @@ func fakeSMTP(t *testing.T) (addr string, got chan []string) {
 func TestSMTPMailerSends(t *testing.T) {
 	addr, got := fakeSMTP(t)
 	// PLAIN auth over an unencrypted connection is allowed only to localhost.
-	m, err := newSMTPMailer("smtp://user:secret@localhost:"+strings.Split(addr, ":")[1], "Layerfix <no-reply@example.com>")
+	m, err := newSMTPMailer("smtp://user:secret@localhost:"+strings.Split(addr, ":")[1]+"?starttls=off", "Layerfix <no-reply@example.com>")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,7 +104,7 @@ func TestSMTPMailerReportsAnUnreachableServer(t *testing.T) {
 func TestSMTPConfiguredServerSendsVerification(t *testing.T) {
 	addr, got := fakeSMTP(t)
 	ts := newTestServer(t, map[string]string{
-		"LAYERFIX_SMTP_URL": "smtp://" + addr, "LAYERFIX_MAIL_FROM": "Layerfix <no-reply@example.com>",
+		"LAYERFIX_SMTP_URL": "smtp://" + addr + "?starttls=off", "LAYERFIX_MAIL_FROM": "Layerfix <no-reply@example.com>",
 		"LAYERFIX_PUBLIC_URL": "https://fix.example.com",
 	}, nil)
 	signup(t, ts, "maker@example.com", "spaghetti-monster")
@@ -119,5 +119,32 @@ func TestSMTPConfiguredServerSendsVerification(t *testing.T) {
 	}
 	if body := ts.do(t, "GET", "/", "").Body.String(); !strings.Contains(body, `"emailEnabled":true`) {
 		t.Fatal("the app is not told that email is on")
+	}
+}
+
+// Without STARTTLS on offer, nothing is sent unless the operator opted out.
+func TestSMTPRequiresTLS(t *testing.T) {
+	addr, got := fakeSMTP(t)
+	m, err := newSMTPMailer("smtp://user:secret@"+addr, "no-reply@example.com")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	err = m.Send(ctx, "maker@example.com", "s", "b")
+	if err == nil || !strings.Contains(err.Error(), "does not offer STARTTLS") {
+		t.Fatalf("send without TLS: %v", err)
+	}
+	select {
+	case lines := <-got:
+		if strings.Contains(strings.Join(lines, "\n"), "AUTH") {
+			t.Fatal("the password was sent over plain SMTP")
+		}
+	case <-time.After(3 * time.Second):
+	}
+	for _, bad := range []string{"smtp://h?starttls=maybe", "smtps://h?starttls=off"} {
+		if _, err := newSMTPMailer(bad, "no-reply@example.com"); err == nil {
+			t.Errorf("%s accepted", bad)
+		}
 	}
 }

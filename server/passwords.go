@@ -1,12 +1,17 @@
 package server
 
 import (
+	"context"
 	"crypto/rand"
 	"crypto/subtle"
 	_ "embed"
 	"encoding/base64"
+	"errors"
 	"fmt"
 	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
 
 	"golang.org/x/crypto/argon2"
 )
@@ -84,5 +89,40 @@ func checkPassword(pw, phc string) bool {
 }
 
 // dummyHash is checked for unknown emails so a login takes as long for
-// them as for a real account.
-var dummyHash = hashPassword("layerfix-timing-equaliser")
+// them as for a real account. It is made at the first sign-in, not at
+// start-up (19 MiB and tens of milliseconds a Pi need not spend idle).
+var dummyHash = sync.OnceValue(func() string { return hashPassword("layerfix-timing-equaliser") })
+
+// hashSlots bounds concurrent argon2id computations: each takes 19 MiB,
+// so sixty concurrent sign-ins must queue, not allocate 1 GB.
+var hashSlots = make(chan struct{}, 2)
+
+// hashWait is how long a sign-in waits for a hash slot.
+var hashWait = 15 * time.Second
+
+var errHashBusy = errors.New("too many sign-ins at once")
+
+// withHashSlot runs fn holding one of the hash slots.
+func withHashSlot(ctx context.Context, fn func()) error {
+	t := time.NewTimer(hashWait)
+	defer t.Stop()
+	select {
+	case hashSlots <- struct{}{}:
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return errHashBusy
+	}
+	n := hashesInFlight.Add(1)
+	for p := hashPeak.Load(); n > p && !hashPeak.CompareAndSwap(p, n); p = hashPeak.Load() {
+	}
+	defer func() {
+		hashesInFlight.Add(-1)
+		<-hashSlots
+	}()
+	fn()
+	return nil
+}
+
+// hashesInFlight and hashPeak show how many hashes run at once.
+var hashesInFlight, hashPeak atomic.Int64

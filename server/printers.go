@@ -67,8 +67,8 @@ func (in *printerInput) validate(edit bool) map[string]string {
 		fields["name"] = "Printer name is required"
 	case utf8.RuneCountInString(in.Name) > maxPrinterName:
 		fields["name"] = "Printer name must be less than 100 characters"
-	case invalidChar(in.Name, false) != "":
-		fields["name"] = charsMessage("Printer name", invalidChar(in.Name, false))
+	case textProblem("Printer name", in.Name, false) != "":
+		fields["name"] = textProblem("Printer name", in.Name, false)
 	}
 	in.Brand = strings.TrimSpace(in.Brand)
 	switch {
@@ -78,8 +78,8 @@ func (in *printerInput) validate(edit bool) map[string]string {
 		fields["brand"] = "Brand is required"
 	case utf8.RuneCountInString(in.Brand) > maxPrinterBrand:
 		fields["brand"] = "Brand must be less than 100 characters"
-	case invalidChar(in.Brand, false) != "":
-		fields["brand"] = charsMessage("Brand", invalidChar(in.Brand, false))
+	case textProblem("Brand", in.Brand, false) != "":
+		fields["brand"] = textProblem("Brand", in.Brand, false)
 	}
 	if in.BuildVolume != nil {
 		v := strings.TrimSpace(*in.BuildVolume)
@@ -88,8 +88,8 @@ func (in *printerInput) validate(edit bool) map[string]string {
 			in.BuildVolume = nil
 		case utf8.RuneCountInString(v) > maxBuildVolume:
 			fields["buildVolume"] = "Build volume must be less than 50 characters"
-		case invalidChar(v, false) != "":
-			fields["buildVolume"] = charsMessage("Build volume", invalidChar(v, false))
+		case textProblem("Build volume", v, false) != "":
+			fields["buildVolume"] = textProblem("Build volume", v, false)
 		default:
 			in.BuildVolume = &v
 		}

@@ -52,3 +52,36 @@ func describeChar(r rune, kind string) string {
 func charsMessage(label, found string) string {
 	return fmt.Sprintf("%s contains invalid characters: %s. Remove it and try again.", label, found)
 }
+
+// maxMarks is how many combining marks may follow one letter: enough for
+// any language (Vietnamese stacks two), not for "Zalgo" text that spills
+// over the lines around it.
+const maxMarks = 3
+
+// stackedMarks reports whether s piles more than maxMarks combining marks
+// on one character.
+func stackedMarks(s string) bool {
+	run := 0
+	for _, r := range s {
+		if unicode.Is(unicode.M, r) {
+			run++
+			if run > maxMarks {
+				return true
+			}
+			continue
+		}
+		run = 0
+	}
+	return false
+}
+
+// textProblem is the message for a name-like field's refused text, or "".
+func textProblem(label, s string, multiline bool) string {
+	if bad := invalidChar(s, multiline); bad != "" {
+		return charsMessage(label, bad)
+	}
+	if stackedMarks(s) {
+		return fmt.Sprintf("%s stacks too many accents on one character (at most %d).", label, maxMarks)
+	}
+	return ""
+}

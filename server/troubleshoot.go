@@ -74,8 +74,8 @@ func (t *troubleshootAPI) troubleshoot(c echo.Context) error {
 		fields["printerBrand"] = "Please enter your printer brand"
 	case utf8.RuneCountInString(in.PrinterBrand) > maxPrinterBrand:
 		fields["printerBrand"] = "Brand must be less than 100 characters"
-	case invalidChar(in.PrinterBrand, false) != "":
-		fields["printerBrand"] = charsMessage("Brand", invalidChar(in.PrinterBrand, false))
+	case textProblem("Brand", in.PrinterBrand, false) != "":
+		fields["printerBrand"] = textProblem("Brand", in.PrinterBrand, false)
 	}
 	// Only headers are read before the credit: an over-limit client never
 	// gets a pixel decoded.

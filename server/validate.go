@@ -75,8 +75,8 @@ func (f *issueFields) normalize(fields map[string]string) {
 	case n > maxDescription:
 		fields["description"] = "Description must be less than 2000 characters"
 	default:
-		if bad := invalidChar(f.Description, true); bad != "" {
-			fields["description"] = charsMessage("Description", bad)
+		if bad := textProblem("Description", f.Description, true); bad != "" {
+			fields["description"] = bad
 		}
 	}
 	if f.Material != nil {
@@ -86,8 +86,8 @@ func (f *issueFields) normalize(fields map[string]string) {
 			f.Material = nil
 		case utf8.RuneCountInString(m) > maxMaterial:
 			fields["material"] = "Material must be less than 50 characters"
-		case invalidChar(m, false) != "":
-			fields["material"] = charsMessage("Material", invalidChar(m, false))
+		case textProblem("Material", m, false) != "":
+			fields["material"] = textProblem("Material", m, false)
 		default:
 			f.Material = &m
 		}

@@ -167,6 +167,32 @@ func (s *Store) CreateAuthToken(ctx context.Context, userID int64, kind, tokenHa
 	return nil
 }
 
+// PeekAuthToken returns the user of a live, unused token of kind without
+// using it; an expired, used or unknown token gives ErrNotFound.
+func (s *Store) PeekAuthToken(ctx context.Context, kind, tokenHash string, now time.Time) (int64, error) {
+	var ids []int64
+	err := s.reader(ctx).Model(&AuthToken{}).Where("kind = ? AND token_hash = ? AND used_at IS NULL AND expires_at > ?",
+		kind, tokenHash, now.UTC()).Limit(1).Pluck("user_id", &ids).Error
+	if err != nil {
+		return 0, fmt.Errorf("read %s token: %w", kind, err)
+	}
+	if len(ids) == 0 {
+		return 0, ErrNotFound
+	}
+	return ids[0], nil
+}
+
+// RevokeAuthTokens marks every outstanding token of kind of the user used:
+// after a password change no older reset link works.
+func (s *Store) RevokeAuthTokens(ctx context.Context, userID int64, kind string, now time.Time) error {
+	err := s.writer(ctx).Exec(`UPDATE auth_tokens SET used_at = ? WHERE user_id = ? AND kind = ? AND used_at IS NULL`,
+		now.UTC(), userID, kind).Error
+	if err != nil {
+		return fmt.Errorf("revoke %s tokens of user %d: %w", kind, userID, err)
+	}
+	return nil
+}
+
 // UseAuthToken marks a live, unused token of kind as used and returns its
 // user id; a second use, an expired or unknown token gives ErrNotFound.
 func (s *Store) UseAuthToken(ctx context.Context, kind, tokenHash string, now time.Time) (int64, error) {
