@@ -269,7 +269,27 @@ func (s *Stripe) CancelAtPeriodEnd(ctx context.Context, subscriptionID string) (
 // BadSignature error) and extracts the customer and subscription ids.
 // Events of another API version than the library's are accepted: only ids
 // are read from the payload, the state is re-read through the API.
+// maxClockSkew is how far in the future a webhook signature may be dated.
+const maxClockSkew = 5 * time.Minute
+
+// signatureTime reads t= of a Stripe-Signature header.
+func signatureTime(header string) (time.Time, bool) {
+	for _, part := range strings.Split(header, ",") {
+		if v, ok := strings.CutPrefix(strings.TrimSpace(part), "t="); ok {
+			if n, err := strconv.ParseInt(v, 10, 64); err == nil {
+				return time.Unix(n, 0), true
+			}
+		}
+	}
+	return time.Time{}, false
+}
+
 func (s *Stripe) ParseEvent(payload []byte, signature string) (*Event, error) {
+	// The library refuses old signatures only; one dated in the future (a
+	// replay prepared in advance, or a wrong clock) is refused too.
+	if t, ok := signatureTime(signature); ok && t.After(time.Now().Add(maxClockSkew)) {
+		return nil, &Error{Kind: BadSignature, Op: "verify webhook", Err: fmt.Errorf("signature dated %s, in the future", t.UTC().Format(time.RFC3339))}
+	}
 	ev, err := webhook.ConstructEventWithOptions(payload, signature, s.cfg.WebhookSecret,
 		webhook.ConstructEventOptions{Tolerance: s.tolerance, IgnoreAPIVersionMismatch: true})
 	if err != nil {

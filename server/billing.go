@@ -51,7 +51,7 @@ func (s *Server) registerBilling(api *echo.Group, d Deps) {
 	api.POST("/complete-subscription", b.complete, b.enabled)
 	api.POST("/change-subscription", b.change, b.enabled)
 	api.POST("/cancel-subscription", b.cancel, b.enabled)
-	api.POST("/stripe/webhook", b.webhook, b.enabled)
+	api.POST("/stripe/webhook", b.webhook, b.quietlyEnabled)
 }
 
 type billingAPI struct {
@@ -59,6 +59,56 @@ type billingAPI struct {
 	provider billing.Provider // nil when billing is off
 	now      func() time.Time
 	log      *slog.Logger
+	// customers serialises each customer's plan writes; under it the state
+	// written is the one Stripe reports then, never an older read.
+	customers keyedMutex
+}
+
+// maxSettleReads bounds the reads that wait for Stripe's state to settle.
+const maxSettleReads = 4
+
+// settledState reads the subscription until two reads agree (an event in
+// flight at Stripe can change it between them) and returns what to store.
+// Call it holding the customer's lock.
+func (b *billingAPI) settledState(ctx context.Context, subscriptionID string) (store.SubscriptionUpdate, error) {
+	var prev *store.SubscriptionUpdate
+	for i := 0; i < maxSettleReads; i++ {
+		s, err := b.provider.Subscription(ctx, subscriptionID)
+		var up store.SubscriptionUpdate
+		switch {
+		case billing.KindOf(err) == billing.NotFound:
+			up = store.SubscriptionUpdate{SubscriptionID: subscriptionID, Status: "canceled", Tier: "free"}
+		case err != nil:
+			return up, err
+		default:
+			up = stateOf(s)
+		}
+		if prev != nil && sameState(*prev, up) {
+			return up, nil
+		}
+		prev = &up
+	}
+	return *prev, nil
+}
+
+func sameState(a, b store.SubscriptionUpdate) bool {
+	return a.SubscriptionID == b.SubscriptionID && a.Status == b.Status && a.Tier == b.Tier &&
+		a.CancelAtPeriodEnd == b.CancelAtPeriodEnd && formatTime(a.CurrentPeriodEnd) == formatTime(b.CurrentPeriodEnd)
+}
+
+// saveSettled stores the settled state of the customer's subscription
+// under the customer's lock. fallbackTier fills a state with no tier.
+func (b *billingAPI) saveSettled(ctx context.Context, userID int64, customerID, subscriptionID, fallbackTier string) (store.SubscriptionUpdate, error) {
+	unlock := b.customers.lock(customerID)
+	defer unlock()
+	up, err := b.settledState(ctx, subscriptionID)
+	if err != nil {
+		return up, b.providerErr(err)
+	}
+	if up.Tier == "" {
+		up.Tier = fallbackTier
+	}
+	return up, b.store.SaveSubscription(ctx, userID, up)
 }
 
 // enabled answers 503 BILLING_DISABLED on a server without a payment provider.
@@ -67,6 +117,19 @@ func (b *billingAPI) enabled(next echo.HandlerFunc) echo.HandlerFunc {
 		if b.provider == nil {
 			return apiErr(http.StatusServiceUnavailable, CodeBillingDisabled,
 				"Billing is not enabled on this server, so plans cannot be bought here. The operator can grant a plan instead.")
+		}
+		return next(c)
+	}
+}
+
+// quietlyEnabled answers webhook calls on a server without billing with a
+// 404 and a debug line: scanners and misdirected Stripe endpoints must not
+// fill the log with errors.
+func (b *billingAPI) quietlyEnabled(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		if b.provider == nil {
+			b.log.Debug("stripe webhook on a server without billing")
+			return apiErr(http.StatusNotFound, CodeBillingDisabled, "Billing is not enabled on this server.")
 		}
 		return next(c)
 	}
@@ -212,11 +275,8 @@ func (b *billingAPI) complete(c echo.Context) error {
 			return b.providerErr(err)
 		}
 	}
-	up := stateOf(s)
-	if up.Tier == "" {
-		up.Tier = si.Tier
-	}
-	if err := b.store.SaveSubscription(ctx, u.ID, up); err != nil {
+	up, err := b.saveSettled(ctx, u.ID, sub.CustomerID, s.ID, si.Tier)
+	if err != nil {
 		return err
 	}
 	if s.Status == "incomplete" && s.Payment != nil {
@@ -278,8 +338,8 @@ func (b *billingAPI) change(c echo.Context) error {
 	if err != nil {
 		return b.providerErr(err)
 	}
-	up := stateOf(s)
-	if err := b.store.SaveSubscription(ctx, u.ID, up); err != nil {
+	up, err := b.saveSettled(ctx, u.ID, sub.CustomerID, sub.SubscriptionID, tier)
+	if err != nil {
 		return err
 	}
 	return c.JSON(http.StatusOK, map[string]any{
@@ -299,8 +359,8 @@ func (b *billingAPI) cancel(c echo.Context) error {
 	if err != nil {
 		return b.providerErr(err)
 	}
-	up := stateOf(s)
-	if err := b.store.SaveSubscription(ctx, u.ID, up); err != nil {
+	up, err := b.saveSettled(ctx, u.ID, sub.CustomerID, sub.SubscriptionID, sub.Tier)
+	if err != nil {
 		return err
 	}
 	tier := up.Tier
@@ -346,21 +406,19 @@ func (b *billingAPI) webhook(c echo.Context) error {
 	} else if err != nil {
 		return err
 	}
+	// Under the customer's lock, the state written is what Stripe reports
+	// now: a delayed read of an older event can never land after a newer one.
+	unlock := b.customers.lock(ev.CustomerID)
+	defer unlock()
 	if done, err := b.store.StripeEventProcessed(ctx, ev.ID); err != nil {
 		return err
 	} else if done {
 		return ack(string(store.EventDuplicate))
 	}
-	var up store.SubscriptionUpdate
-	s, err := b.provider.Subscription(ctx, ev.SubscriptionID)
-	switch {
-	case billing.KindOf(err) == billing.NotFound:
-		up = store.SubscriptionUpdate{SubscriptionID: ev.SubscriptionID, Status: "canceled", Tier: "free"}
-	case err != nil:
+	up, err := b.settledState(ctx, ev.SubscriptionID)
+	if err != nil {
 		// Not recorded: Stripe delivers the event again later.
 		return b.providerErr(err)
-	default:
-		up = stateOf(s)
 	}
 	outcome, err := b.store.ApplyStripeEvent(ctx, ev.ID, ev.Type, ev.CustomerID, &up, b.now())
 	if err != nil {

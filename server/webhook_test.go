@@ -169,3 +169,44 @@ func TestWebhookAcknowledgesWhatItDoesNotHandle(t *testing.T) {
 		t.Fatalf("plan changed: %+v", p)
 	}
 }
+
+// TestDelayedReadCannotResurrectACanceledPlan: an invoice.paid whose read of
+// the subscription is slow, overtaken by customer.subscription.deleted,
+// must not write the stale active state after the cancellation.
+func TestDelayedReadCannotResurrectACanceledPlan(t *testing.T) {
+	f, ts, tok, sub := subscribed(t)
+	hold := &readHold{reached: make(chan struct{}), release: make(chan struct{})}
+	f.set(func(f *fakeStripe) { f.hold = hold })
+	paid := make(chan int, 1)
+	go func() {
+		paid <- sendEvent(t, ts.testServer, "evt_paid", "invoice.paid", invoiceObject(sub.customer, sub.id), time.Now()).Code
+	}()
+	<-hold.reached // invoice.paid has read "active" and its answer is on the way
+	f.set(func(f *fakeStripe) { f.subs[sub.id].status = "canceled" })
+	deleted := make(chan int, 1)
+	go func() {
+		deleted <- sendEvent(t, ts.testServer, "evt_deleted", "customer.subscription.deleted", subObject(sub.id, sub.customer, "canceled"), time.Now()).Code
+	}()
+	time.Sleep(150 * time.Millisecond) // let the deletion run as far as it can
+	close(hold.release)
+	if a, b := <-paid, <-deleted; a != 200 || b != 200 {
+		t.Fatalf("events answered %d and %d", a, b)
+	}
+	if p := profileOfUser(t, ts.testServer, tok); p.SubscriptionStatus != "canceled" || p.SubscriptionTier != "free" {
+		t.Fatalf("Stripe says canceled, the account says %s/%s", p.SubscriptionStatus, p.SubscriptionTier)
+	}
+}
+
+// TestFutureDatedSignatureRefused: a signature dated an hour ahead is
+// refused like a stale one.
+func TestFutureDatedSignatureRefused(t *testing.T) {
+	f, ts, tok, sub := subscribed(t)
+	f.set(func(f *fakeStripe) { f.subs[sub.id].status = "canceled" })
+	w := sendEvent(t, ts.testServer, "evt_future", "customer.subscription.deleted", subObject(sub.id, sub.customer, "canceled"), time.Now().Add(time.Hour))
+	if e := decodeError(t, w); w.Code != 400 || e.Code != CodeBadSignature {
+		t.Fatalf("future-dated signature: %d %+v", w.Code, e)
+	}
+	if p := profileOfUser(t, ts.testServer, tok); p.SubscriptionStatus != "active" {
+		t.Fatalf("a refused event changed the plan: %+v", p)
+	}
+}
