@@ -44,6 +44,7 @@ type issuesAPI struct {
 	log      *slog.Logger
 	learned  func() // a maker confirmed a fix
 	refiner  Refiner
+	signer   resultSigner
 }
 
 // codeUsageLimit is the 429 of a used-up monthly allowance.
@@ -74,12 +75,22 @@ type printerRef struct {
 type issueJSON struct {
 	store.Issue
 	Printer *printerRef `json:"printer"`
+	// AIChecklistSignature lets the owner share the analysis (share.go).
+	AIChecklistSignature string `json:"aiChecklistSignature,omitempty"`
 }
 
 func (h *issuesAPI) view(ctx context.Context, v *store.IssueView) (issueJSON, error) {
 	out := issueJSON{Issue: v.Issue}
 	if v.PrinterName != nil && v.PrinterBrand != nil {
 		out.Printer = &printerRef{Name: *v.PrinterName, Brand: *v.PrinterBrand}
+	}
+	var res ai.Result
+	if len(v.AIChecklist) > 0 && json.Unmarshal(v.AIChecklist, &res) == nil {
+		sig, err := h.signer.sign(ctx, &res)
+		if err != nil {
+			return out, err
+		}
+		out.AIChecklistSignature = sig
 	}
 	urls, err := h.photos.signURLs(ctx, v.PhotoURLs, v.UserID)
 	if err != nil {

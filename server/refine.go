@@ -76,6 +76,7 @@ func (k *keyring) key(ctx context.Context, name string) ([]byte, error) {
 type resultJSON struct {
 	*ai.Result
 	RefineToken string `json:"refineToken,omitempty"`
+	Signature   string `json:"signature"` // lets the result be shared (share.go)
 }
 
 // refineCanon is what a refine token binds: the analysis inputs, never the
@@ -176,7 +177,11 @@ func (t *troubleshootAPI) refine(c echo.Context) error {
 	if err != nil {
 		return analysisErr(err)
 	}
-	return c.JSON(http.StatusOK, resultJSON{Result: res, RefineToken: in.RefineToken})
+	out := resultJSON{Result: res, RefineToken: in.RefineToken}
+	if out.Signature, err = t.signer.sign(c.Request().Context(), res); err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, out)
 }
 
 type issueRefineRequest struct {

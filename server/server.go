@@ -50,6 +50,7 @@ type Deps struct {
 
 // Server is the configured Echo instance.
 type Server struct {
+	signer resultSigner
 	local  *localAuth
 	learn  *learner // nil when learning is off
 	photos *photosAPI
@@ -162,13 +163,15 @@ func New(cfg *Config, d Deps) (*Server, error) {
 	api.GET("/pricing", pricing.pricing)
 	api.GET("/usage-limits", pricing.usageLimits)
 
+	keys := &keyring{store: d.Store}
+	s.signer = resultSigner{keys: keys}
 	ts := &troubleshootAPI{quota: d.Store, analyzer: d.Analyzer, limit: cfg.AnonLimit, now: d.Now, log: d.Logger,
-		refiner: d.Refiner, keys: &keyring{store: d.Store}}
+		refiner: d.Refiner, keys: keys, signer: s.signer}
 	api.POST("/troubleshoot", ts.troubleshoot)
 	api.POST("/troubleshoot/refine", ts.refine)
 	api.GET("/public-usage", ts.publicUsage)
 
-	sh := &shareAPI{store: d.Store, limiter: newFixedWindow(cfg.ShareRate, time.Hour, d.Now)}
+	sh := &shareAPI{store: d.Store, limiter: newFixedWindow(cfg.ShareRate, time.Hour, d.Now), signer: s.signer}
 	api.POST("/share-results", sh.create)
 	api.GET("/share/:shareId", sh.get)
 

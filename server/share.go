@@ -9,7 +9,6 @@ import (
 	"regexp"
 	"sort"
 	"strings"
-	"unicode"
 
 	"github.com/labstack/echo/v4"
 
@@ -26,6 +25,7 @@ type shareStore interface {
 type shareAPI struct {
 	store   shareStore
 	limiter *fixedWindow
+	signer  resultSigner
 }
 
 var shareIDPattern = regexp.MustCompile(`^[A-Za-z0-9_-]{16,64}$`)
@@ -42,6 +42,7 @@ func newShareID() string {
 type shareRequest struct {
 	Title               string          `json:"title"`
 	TroubleshootingData json.RawMessage `json:"troubleshootingData"`
+	Signature           string          `json:"signature"` // the result's, as this server made it
 }
 
 func (h *shareAPI) create(c echo.Context) error {
@@ -59,6 +60,13 @@ func (h *shareAPI) create(c echo.Context) error {
 	if err := ai.ValidateResult(&res); err != nil {
 		return validationErr(map[string]string{"troubleshootingData": "troubleshootingData is not a valid analysis result: " + err.Error()})
 	}
+	if ok, err := h.signer.valid(c.Request().Context(), &res, in.Signature); err != nil {
+		return err
+	} else if !ok {
+		return apiErr(http.StatusBadRequest, "NOT_OUR_RESULT", "Only results made on this server can be shared here. Run the analysis again and share its result.")
+	}
+	// A guide shows the steps; the questions that narrowed them stay private.
+	res.Questions, res.Answers = nil, nil
 	if !h.limiter.allow(clientIP(c)) {
 		return apiErr(http.StatusTooManyRequests, CodeRateLimited, "You have created many share links in a short time. Please try again in an hour.")
 	}
@@ -68,11 +76,11 @@ func (h *shareAPI) create(c echo.Context) error {
 			return err
 		}
 		scrubOwner(&res, u, printers)
-		in.Title = ownerScrubber(u, printers).Replace(in.Title)
+		in.Title = ownerScrubber(u, printers)(in.Title)
 	}
 	title := cleanText(in.Title, maxShareTitle)
 	if title == "" {
-		title = cleanText(res.Summary, shareTitleSource)
+		title = wordCut(cleanText(res.Summary, maxShareTitle), shareTitleSource)
 	}
 	// Only the result's own fields are kept: nothing else a client sent
 	// (owner, printer, photos) can reach the public page.
@@ -102,9 +110,10 @@ func (h *shareAPI) get(c echo.Context) error {
 }
 
 // ownerScrubber replaces what identifies a signed-in owner (display name,
-// email, the names and brands of their printers) with neutral words,
-// longest first so "Ender 3 V2" wins over "Ender 3".
-func ownerScrubber(u *store.User, printers []store.Printer) *strings.Replacer {
+// email and its local part, the names and brands of their printers) with
+// neutral words, in any letter case, longest first so "Ender 3 V2" wins
+// over "Ender 3".
+func ownerScrubber(u *store.User, printers []store.Printer) func(string) string {
 	type pair struct{ from, to string }
 	var ps []pair
 	add := func(s, to string) {
@@ -113,42 +122,63 @@ func ownerScrubber(u *store.User, printers []store.Printer) *strings.Replacer {
 		}
 	}
 	add(u.Email, "the maker")
+	if local, _, ok := strings.Cut(u.Email, "@"); ok {
+		add(local, "the maker")
+	}
 	add(u.DisplayName, "the maker")
+	for _, w := range strings.Fields(u.DisplayName) {
+		add(w, "the maker")
+	}
 	for _, p := range printers {
 		add(p.Name, "the printer")
 		add(p.Brand, "the printer")
 	}
+	if len(ps) == 0 {
+		return func(s string) string { return s }
+	}
 	sort.SliceStable(ps, func(i, j int) bool { return len(ps[i].from) > len(ps[j].from) })
-	var args []string
-	for _, p := range ps {
-		// Replacer is case-sensitive: cover the usual spellings.
-		lower := strings.ToLower(p.from)
-		for _, v := range []string{p.from, lower, strings.ToUpper(p.from), capitalize(lower)} {
-			args = append(args, v, p.to)
+	to := map[string]string{}
+	alts := make([]string, len(ps))
+	for i, p := range ps {
+		alts[i] = regexp.QuoteMeta(p.from)
+		if _, ok := to[strings.ToLower(p.from)]; !ok {
+			to[strings.ToLower(p.from)] = p.to
 		}
 	}
-	return strings.NewReplacer(args...)
-}
-
-func capitalize(s string) string {
-	words := strings.Fields(s)
-	for i, w := range words {
-		r := []rune(w)
-		r[0] = unicode.ToUpper(r[0])
-		words[i] = string(r)
+	re := regexp.MustCompile(`(?i)` + strings.Join(alts, "|"))
+	return func(s string) string {
+		return re.ReplaceAllStringFunc(s, func(m string) string {
+			if r, ok := to[strings.ToLower(m)]; ok {
+				return r
+			}
+			return "the maker"
+		})
 	}
-	return strings.Join(words, " ")
 }
 
 // scrubOwner removes owner details from a result before it is published.
 func scrubOwner(res *ai.Result, u *store.User, printers []store.Printer) {
 	r := ownerScrubber(u, printers)
-	res.Summary = r.Replace(res.Summary)
+	res.Summary = r(res.Summary)
 	for i := range res.Steps {
-		res.Steps[i].Title = r.Replace(res.Steps[i].Title)
-		res.Steps[i].Description = r.Replace(res.Steps[i].Description)
+		res.Steps[i].Title = r(res.Steps[i].Title)
+		res.Steps[i].Description = r(res.Steps[i].Description)
 	}
 	for i := range res.AdditionalTips {
-		res.AdditionalTips[i] = r.Replace(res.AdditionalTips[i])
+		res.AdditionalTips[i] = r(res.AdditionalTips[i])
 	}
+}
+
+// wordCut shortens s to at most n characters at a word boundary, with an
+// ellipsis, never mid-word.
+func wordCut(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	cut := string(r[:n-1])
+	if i := strings.LastIndexByte(cut, ' '); i > n/3 {
+		cut = cut[:i]
+	}
+	return strings.TrimRight(cut, " ,;:.-(") + "…"
 }

@@ -4,10 +4,25 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/layerfix/layerfix/ai"
 )
 
 func shareBody(t *testing.T, data any) string {
 	return mustJSON(t, map[string]any{"title": "Stringing on my Ender", "troubleshootingData": data})
+}
+
+// signed adds the server's signature to a share body, as the app does with
+// the result the server gave it.
+func signed(t *testing.T, ts *testServer, data any) string {
+	t.Helper()
+	var res ai.Result
+	json.Unmarshal([]byte(mustJSON(t, data)), &res)
+	sig, err := ts.signer.sign(t.Context(), &res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return mustJSON(t, map[string]any{"title": "Stringing on my Ender", "troubleshootingData": data, "signature": sig})
 }
 
 var goodResult = map[string]any{
@@ -22,7 +37,7 @@ var goodResult = map[string]any{
 
 func TestShareRoundTrip(t *testing.T) {
 	ts := newTestServer(t, nil, nil)
-	w := ts.do(t, "POST", "/api/share-results", shareBody(t, goodResult))
+	w := ts.do(t, "POST", "/api/share-results", signed(t, ts, goodResult))
 	if w.Code != 201 {
 		t.Fatalf("create: %d %s", w.Code, w.Body.String())
 	}
@@ -47,7 +62,7 @@ func TestShareRoundTrip(t *testing.T) {
 		}
 	}
 	// A second share gets a different id.
-	w2 := ts.do(t, "POST", "/api/share-results", shareBody(t, goodResult))
+	w2 := ts.do(t, "POST", "/api/share-results", signed(t, ts, goodResult))
 	if strings.Contains(w2.Body.String(), created.ShareID) {
 		t.Fatal("share ids repeat")
 	}
@@ -79,15 +94,15 @@ func TestShareValidation(t *testing.T) {
 func TestShareRateLimit(t *testing.T) {
 	ts := newTestServer(t, map[string]string{"LAYERFIX_SHARE_RATE": "2"}, nil)
 	for i := 0; i < 2; i++ {
-		if w := ts.do(t, "POST", "/api/share-results", shareBody(t, goodResult)); w.Code != 201 {
+		if w := ts.do(t, "POST", "/api/share-results", signed(t, ts, goodResult)); w.Code != 201 {
 			t.Fatalf("share %d: %d", i, w.Code)
 		}
 	}
-	w := ts.do(t, "POST", "/api/share-results", shareBody(t, goodResult))
+	w := ts.do(t, "POST", "/api/share-results", signed(t, ts, goodResult))
 	if w.Code != 429 || decodeError(t, w).Code != CodeRateLimited {
 		t.Fatalf("third share: %d", w.Code)
 	}
-	if w := ts.do(t, "POST", "/api/share-results", shareBody(t, goodResult), "RemoteAddr", "192.0.2.77:1"); w.Code != 201 {
+	if w := ts.do(t, "POST", "/api/share-results", signed(t, ts, goodResult), "RemoteAddr", "192.0.2.77:1"); w.Code != 201 {
 		t.Fatalf("another IP: %d", w.Code)
 	}
 }
@@ -100,23 +115,58 @@ func TestShareScrubsOwnerDetails(t *testing.T) {
 		t.Fatalf("add printer: %d %s", w.Code, w.Body.String())
 	}
 	data := map[string]any{
-		"summary":        "Ada Lovelace, your Workshop Beast (a creality ender 3 v2) strings",
-		"steps":          []map[string]string{{"title": "Tune the Creality Ender 3 V2 retraction", "description": "Email ada@example.com", "priority": "high"}},
-		"additionalTips": []string{"WORKSHOP BEAST likes dry filament"},
+		"summary":        "Ada Lovelace, your Workshop Beast (a creality ender 3 v2) strings; ask ADA@Example.COM or aDa",
+		"steps":          []map[string]string{{"title": "Tune the Creality Ender 3 V2 retraction", "description": "Email ada@example.com, wOrKsHoP bEaSt is loud", "priority": "high"}},
+		"additionalTips": []string{"WORKSHOP BEAST likes dry filament", "Lovelace printed it"},
 	}
-	w = ts.do(t, "POST", "/api/share-results", mustJSON(t, map[string]any{"title": "Workshop Beast strings", "troubleshootingData": data}), bearer(s.Token)...)
+	var res ai.Result
+	json.Unmarshal([]byte(mustJSON(t, data)), &res)
+	sig, _ := ts.signer.sign(t.Context(), &res)
+	w = ts.do(t, "POST", "/api/share-results", mustJSON(t, map[string]any{"title": "Workshop Beast strings", "troubleshootingData": data, "signature": sig}), bearer(s.Token)...)
 	if w.Code != 201 {
 		t.Fatalf("share: %d %s", w.Code, w.Body.String())
 	}
 	var created struct{ ShareID string }
 	json.Unmarshal(w.Body.Bytes(), &created)
 	body := strings.ToLower(ts.do(t, "GET", "/api/share/"+created.ShareID, "").Body.String())
-	for _, leak := range []string{"ada", "workshop beast", "ender 3 v2", "example.com"} {
+	for _, leak := range []string{"ada", "workshop beast", "ender 3 v2", "example.com", "lovelace"} {
 		if strings.Contains(body, leak) {
 			t.Errorf("shared guide contains %q: %s", leak, body)
 		}
 	}
 	if !strings.Contains(body, "the printer") {
 		t.Fatalf("scrubbed text lost its meaning: %s", body)
+	}
+}
+
+// TestShareOnlyOurResults: a result this server made can be shared with its
+// signature; anything else, or a result changed after signing, cannot.
+func TestShareOnlyOurResults(t *testing.T) {
+	ts := newTestServer(t, nil, nil)
+	w := ts.do(t, "POST", "/api/troubleshoot", validTroubleshoot(nil))
+	var got struct {
+		ai.Result
+		Signature string `json:"signature"`
+	}
+	json.Unmarshal(w.Body.Bytes(), &got)
+	if w.Code != 200 || got.Signature == "" {
+		t.Fatalf("analysis: %d %s", w.Code, w.Body.String())
+	}
+	share := func(res ai.Result, sig string) int {
+		return ts.do(t, "POST", "/api/share-results", mustJSON(t, map[string]any{"title": "x", "troubleshootingData": res, "signature": sig})).Code
+	}
+	if c := share(got.Result, got.Signature); c != 201 {
+		t.Fatalf("sharing our own result: %d", c)
+	}
+	forged := got.Result
+	forged.Summary = "Visit evil.example for a free printer"
+	for name, c := range map[string]int{
+		"changed after signing": share(forged, got.Signature),
+		"no signature":          share(got.Result, ""),
+		"made-up signature":     share(got.Result, "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"),
+	} {
+		if c != 400 {
+			t.Errorf("%s: %d", name, c)
+		}
 	}
 }

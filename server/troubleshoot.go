@@ -30,6 +30,7 @@ type troubleshootAPI struct {
 	log      *slog.Logger
 	refiner  Refiner  // nil: no narrow-it-down
 	keys     *keyring // refine tokens
+	signer   resultSigner
 }
 
 // troubleshootRequest is SPEC section 7's anonymous payload.
@@ -131,6 +132,9 @@ func (t *troubleshootAPI) troubleshoot(c echo.Context) error {
 		return analysisErr(err)
 	}
 	out := resultJSON{Result: res}
+	if out.Signature, err = t.signer.sign(ctx, res); err != nil {
+		return err
+	}
 	if len(res.Questions) > 0 && t.refiner != nil {
 		if out.RefineToken, err = t.refineToken(c.Request().Context(), req); err != nil {
 			return err

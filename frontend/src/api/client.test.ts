@@ -9,6 +9,7 @@ import {
   transferUsage,
   troubleshoot,
   uploadImages,
+  shareResults,
   UploadError,
 } from './client';
 
@@ -111,6 +112,25 @@ describe('calls with special handling', () => {
     expect(calls[0].init.method).toBe('POST');
     expect(headersOf(calls[0])['Content-Type']).toBe('application/json');
     expect(calls[0].init.body).toBeUndefined();
+  });
+
+  it('shares only what a guide shows, with the server signature', async () => {
+    const calls = mockFetch(201, '{"shareId":"abc"}');
+    await shareResults('Stringing', {
+      summary: 's',
+      steps: [{ title: 't', description: 'd', priority: 'high' }],
+      additionalTips: ['tip'],
+      questions: [{ id: 'one-spool', text: 'Only one spool?' }],
+      answers: { 'one-spool': true },
+      refineToken: 'secret.token',
+      signature: 'sig123',
+    });
+    const body = JSON.parse(String(calls[0].init.body));
+    expect(body).toEqual({
+      title: 'Stringing',
+      troubleshootingData: { summary: 's', steps: [{ title: 't', description: 'd', priority: 'high' }], additionalTips: ['tip'] },
+      signature: 'sig123',
+    });
   });
 
   it('uploads images as multipart without a JSON content type', async () => {

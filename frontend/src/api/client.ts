@@ -209,8 +209,16 @@ export const troubleshoot = (input: TroubleshootInput): Promise<TroubleshootingR
 export const resolveIssue = (id: number, input: ResolveInput): Promise<Issue> =>
   requestJson('PATCH', `/api/issues/${id}/resolve`, input);
 
-export const shareResults = (title: string, troubleshootingData: TroubleshootingResult): Promise<ShareResponse> =>
-  requestJson('POST', '/api/share-results', { title, troubleshootingData });
+/**
+ * POST /api/share-results: publishes what a guide shows (summary, steps, tips) with the signature
+ * the server gave the result; nothing else of the result leaves this page.
+ */
+export const shareResults = (title: string, result: TroubleshootingResult): Promise<ShareResponse> =>
+  requestJson('POST', '/api/share-results', {
+    title,
+    troubleshootingData: { summary: result.summary, steps: result.steps, additionalTips: result.additionalTips },
+    signature: result.signature ?? '',
+  });
 
 export const getSharedResult = (shareId: string): Promise<SharedResult> =>
   get(`/api/share/${encodeURIComponent(shareId)}`);

@@ -27,6 +27,8 @@ export interface TroubleshootingResult {
   answers?: Record<string, boolean>;
   /** Lets an anonymous result be narrowed down without spending a credit. */
   refineToken?: string;
+  /** The server's signature: only results it made can be shared. */
+  signature?: string;
 }
 
 export interface UserProfile {
@@ -75,6 +77,8 @@ export interface Issue extends IssueFields {
   printerId: number | null;
   photoUrls: string[];
   aiChecklist: TroubleshootingResult | null;
+  /** Signature of aiChecklist, for sharing it. */
+  aiChecklistSignature?: string;
   status: IssueStatus;
   resolvedAt: string | null;
   workingRecommendations: string[];

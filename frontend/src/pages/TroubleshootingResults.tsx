@@ -37,6 +37,7 @@ import { ShareBanner } from '../features/troubleshoot/ShareBanner';
 import { useShareLink } from '../features/troubleshoot/useShareLink';
 import { issueErrorToast, SUBMIT_DEFAULT_ERROR } from '../features/workspace/issueErrors';
 import { rememberIssueState } from '../features/workspace/resolve';
+import { resultOf } from '../features/workspace/savedIssue';
 import { SavedIssueActions } from '../features/workspace/SavedIssueActions';
 
 // The form to return to. Signed-in users will go back to /report-issue once auth exists.
@@ -141,7 +142,7 @@ function Results({ state }: { state: Done }) {
     setRefining(true);
     try {
       const next = issue.id
-        ? ((await refineIssue(issue.id, { [id]: value })).aiChecklist ?? result)
+        ? resultOf(await refineIssue(issue.id, { [id]: value }))
         : {
             ...(await refineTroubleshoot({
               ...buildPayload(issue, []),

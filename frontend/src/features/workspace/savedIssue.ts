@@ -33,12 +33,15 @@ export function issueDetails(issue: Issue): SavedIssueDetails {
 }
 
 // An issue whose analysis is missing still opens, with an empty result.
-function resultOf(issue: Issue): TroubleshootingResult {
+export function resultOf(issue: Issue): TroubleshootingResult {
   const r = issue.aiChecklist;
   return {
     summary: r?.summary ?? '',
     steps: Array.isArray(r?.steps) ? r.steps : [],
     additionalTips: Array.isArray(r?.additionalTips) ? r.additionalTips : [],
+    questions: Array.isArray(r?.questions) ? r.questions : undefined,
+    answers: r?.answers && typeof r.answers === 'object' ? r.answers : undefined,
+    signature: issue.aiChecklistSignature,
   };
 }
 

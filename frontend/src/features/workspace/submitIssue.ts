@@ -3,7 +3,7 @@
 import { createIssue, uploadImages, type Printer } from '../../api/client';
 import { ISSUE_KEY, startAnalysis, type IssueDetails } from '../troubleshoot/session';
 import { issuePayload, type IssueFormValues } from './issueValidation';
-import { issueDetails } from './savedIssue';
+import { issueDetails, resultOf } from './savedIssue';
 import { resizeForUpload } from '../troubleshoot/images';
 
 export const DRAFT_KEY = 'layerfix.issueDraft';
@@ -69,6 +69,6 @@ export function startIssueAnalysis(
     sessionStorage.setItem(ISSUE_KEY, JSON.stringify(details));
     clearDraft();
     onSaved();
-    return saved.aiChecklist;
+    return resultOf(saved);
   });
 }

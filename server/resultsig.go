@@ -1,0 +1,47 @@
+package server
+
+import (
+	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/json"
+
+	"github.com/layerfix/layerfix/ai"
+)
+
+// Results this server made carry a signature over their content, so
+// POST /api/share-results publishes only those, never any text someone
+// wants on this site's domain.
+const resultKeyName = "result-signature-v1"
+
+// resultSigner signs and checks analysis results with a server key.
+type resultSigner struct{ keys *keyring }
+
+// resultContent is what a signature covers: what a shared guide shows.
+func resultContent(r *ai.Result) []byte {
+	b, _ := json.Marshal(struct {
+		Summary        string    `json:"s"`
+		Steps          []ai.Step `json:"t"`
+		AdditionalTips []string  `json:"a"`
+	}{r.Summary, r.Steps, r.AdditionalTips})
+	return b
+}
+
+func (s resultSigner) sign(ctx context.Context, r *ai.Result) (string, error) {
+	key, err := s.keys.key(ctx, resultKeyName)
+	if err != nil {
+		return "", err
+	}
+	m := hmac.New(sha256.New, key)
+	m.Write(resultContent(r))
+	return base64.RawURLEncoding.EncodeToString(m.Sum(nil)[:24]), nil
+}
+
+func (s resultSigner) valid(ctx context.Context, r *ai.Result, sig string) (bool, error) {
+	want, err := s.sign(ctx, r)
+	if err != nil {
+		return false, err
+	}
+	return hmac.Equal([]byte(want), []byte(sig)), nil
+}
