@@ -20,6 +20,7 @@ import (
 // Billing error codes.
 const (
 	CodeBillingDisabled    = "BILLING_DISABLED"
+	CodeEmailNotVerified   = "EMAIL_NOT_VERIFIED"
 	CodeBillingUnavailable = "BILLING_UNAVAILABLE"    // the provider is down or answered 5xx
 	CodeBillingProvider    = "BILLING_PROVIDER_ERROR" // the provider refused the request
 	CodePaymentFailed      = "PAYMENT_FAILED"

@@ -24,7 +24,10 @@ type Config struct {
 	TrustedProxies  []*net.IPNet
 	BasePath        string
 	TierLimits      TierLimits
-	AnonLimit       int // analyses per IP per month; -1 lifts the quota
+	AnonLimit       int  // analyses per IP per month; -1 lifts the quota
+	IPv6Prefix      int  // IPv6 addresses are counted per prefix of this many bits
+	NetworkLimit    int  // free analyses per network per month, anonymous and unverified accounts together; -1: none
+	RequireVerified bool // free analyses need a verified email (email must be on)
 	OperatorName    string
 	ContactEmail    string
 	GAMeasurementID string
@@ -195,6 +198,27 @@ func settings() []setting {
 			c.AnonLimit = n
 			return nil
 		}},
+		{"anon-ipv6-prefix", "LAYERFIX_ANON_IPV6_PREFIX", "64", "IPv6 addresses count per prefix of this many bits for every per-address limit (48-128)", false, func(c *Config, v string) error {
+			n, err := strconv.Atoi(v)
+			if err != nil || n < 32 || n > 128 {
+				return fmt.Errorf("%q is not a prefix length from 32 to 128", v)
+			}
+			c.IPv6Prefix = n
+			return nil
+		}},
+		{"network-monthly-limit", "LAYERFIX_NETWORK_MONTHLY_LIMIT", "10", "free analyses one network gets per month across anonymous use and unverified accounts (unlimited lifts it)", false, func(c *Config, v string) error {
+			if strings.EqualFold(v, "unlimited") {
+				c.NetworkLimit = -1
+				return nil
+			}
+			n, err := strconv.Atoi(v)
+			if err != nil || n < 0 || n > 1_000_000 {
+				return fmt.Errorf("%q is not a count from 0 to 1000000 or 'unlimited'", v)
+			}
+			c.NetworkLimit = n
+			return nil
+		}},
+		{"require-verified", "LAYERFIX_REQUIRE_VERIFIED", "off", "free-tier analyses need a verified email address (needs email or Firebase)", false, onOffSetting(func(c *Config) *bool { return &c.RequireVerified })},
 		{"share-rate", "LAYERFIX_SHARE_RATE", "30", "share links one IP may create per hour", false, func(c *Config, v string) error {
 			n, err := strconv.Atoi(v)
 			if err != nil || n < 1 || n > 100000 {
@@ -404,6 +428,9 @@ func (c *Config) check(getenv func(string) string) error {
 	if c.SMTPURL != "" && c.MailFrom == "" {
 		return errors.New("LAYERFIX_MAIL_FROM: required when LAYERFIX_SMTP_URL is set")
 	}
+	if c.RequireVerified && c.SMTPURL == "" && c.AuthMode != "firebase" {
+		return errors.New("LAYERFIX_REQUIRE_VERIFIED: needs a way to verify emails: set LAYERFIX_SMTP_URL or use LAYERFIX_AUTH_MODE=firebase")
+	}
 	if c.FirebaseAuthDomain == "" && c.FirebaseProjectID != "" {
 		c.FirebaseAuthDomain = c.FirebaseProjectID + ".firebaseapp.com"
 	}
@@ -422,7 +449,8 @@ func (c *Config) Printable() []any {
 		"LAYERFIX_GA_MEASUREMENT_ID": c.GAMeasurementID, "LAYERFIX_META_PIXEL_ID": c.MetaPixelID,
 		"LAYERFIX_GEMINI_API_KEY": c.GeminiAPIKey, "LAYERFIX_GEMINI_MODEL": c.GeminiModel,
 		"LAYERFIX_GEMINI_BASE_URL": c.GeminiBaseURL, "LAYERFIX_GEMINI_TIMEOUT": c.GeminiTimeout.String(),
-		"LAYERFIX_AI_FALLBACK": onOff(c.AIFallback), "LAYERFIX_LEARN": onOff(c.Learn), "LAYERFIX_LOG_FORMAT": c.LogFormat,
+		"LAYERFIX_AI_FALLBACK": onOff(c.AIFallback), "LAYERFIX_LEARN": onOff(c.Learn), "LAYERFIX_ANON_IPV6_PREFIX": strconv.Itoa(c.IPv6Prefix),
+		"LAYERFIX_NETWORK_MONTHLY_LIMIT": anonString(c.NetworkLimit), "LAYERFIX_REQUIRE_VERIFIED": onOff(c.RequireVerified), "LAYERFIX_LOG_FORMAT": c.LogFormat,
 		"LAYERFIX_AUTH_MODE": c.AuthMode, "LAYERFIX_FIREBASE_PROJECT_ID": c.FirebaseProjectID,
 		"LAYERFIX_FIREBASE_API_KEY": c.FirebaseAPIKey, "LAYERFIX_FIREBASE_AUTH_DOMAIN": c.FirebaseAuthDomain,
 		"LAYERFIX_FIREBASE_APP_ID": c.FirebaseAppID, "LAYERFIX_SMTP_URL": c.SMTPURL, "LAYERFIX_MAIL_FROM": c.MailFrom,

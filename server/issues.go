@@ -32,6 +32,8 @@ type issueStore interface {
 	StartIssue(ctx context.Context, userID, id int64) error
 	SetCheckedSteps(ctx context.Context, userID, id int64, titles []string) error
 	SetChecklist(ctx context.Context, userID, id int64, checklist store.JSON) error
+	ConsumeAnonymous(ctx context.Context, ip string, now time.Time, limit int) (bool, error)
+	RefundAnonymous(ctx context.Context, ip string, now time.Time) error
 }
 
 type issuesAPI struct {
@@ -45,6 +47,11 @@ type issuesAPI struct {
 	learned  func() // a maker confirmed a fix
 	refiner  Refiner
 	signer   resultSigner
+	// Unverified free accounts share their network's free allowance with
+	// anonymous visitors (netLimit per month; -1: no bound), or get no
+	// analysis at all with requireVerified.
+	netLimit        int
+	requireVerified bool
 }
 
 // codeUsageLimit is the 429 of a used-up monthly allowance.
@@ -141,6 +148,11 @@ func (h *issuesAPI) create(c echo.Context) error {
 	req.Photos, req.History = photos, history
 
 	tier := EffectiveTier(user)
+	unverifiedFree := tier == "free" && !user.EmailVerified
+	if unverifiedFree && h.requireVerified {
+		return apiErr(http.StatusForbidden, CodeEmailNotVerified,
+			"Please verify your email address first: open the link in the email we sent you, then analyze your issue.")
+	}
 	limit := h.limits.Limit(tier)
 	ok, err := h.store.ConsumeUserCredit(ctx, user.ID, now, limit)
 	if err != nil {
@@ -149,17 +161,29 @@ func (h *issuesAPI) create(c echo.Context) error {
 	if !ok {
 		return apiErr(http.StatusTooManyRequests, codeUsageLimit, usageLimitMessage(tier, limit, now))
 	}
+	netKey := ""
+	if unverifiedFree && h.netLimit >= 0 {
+		netKey = networkKey(clientIP(c))
+		ok, err := h.store.ConsumeAnonymous(ctx, netKey, now, h.netLimit)
+		if err != nil || !ok {
+			h.refund(ctx, user.ID, "", now)
+			if err != nil {
+				return err
+			}
+			return apiErr(http.StatusTooManyRequests, codeUsageLimit, networkLimitMessage(now))
+		}
+	}
 	res, err := h.analyzer.Analyze(ctx, req)
 	if err == nil && res == nil {
 		err = errors.New("the analyzer returned no result")
 	}
 	if err != nil {
-		h.refund(ctx, user.ID, now)
+		h.refund(ctx, user.ID, netKey, now)
 		return analysisErr(err)
 	}
 	checklist, err := json.Marshal(res)
 	if err != nil {
-		h.refund(ctx, user.ID, now)
+		h.refund(ctx, user.ID, netKey, now)
 		return fmt.Errorf("encode analysis: %w", err)
 	}
 	paths := make(store.StringList, len(ids))
@@ -171,7 +195,7 @@ func (h *issuesAPI) create(c echo.Context) error {
 		PrintSpeed: in.PrintSpeed, Infill: in.Infill, PhotoURLs: paths, AIChecklist: store.JSON(checklist),
 		Status: store.StatusPending, WorkingRecommendations: store.StringList{}, CreatedAt: now.UTC()}
 	if err := h.store.CreateIssue(ctx, is); err != nil {
-		h.refund(ctx, user.ID, now)
+		h.refund(ctx, user.ID, netKey, now)
 		return err
 	}
 	out, err := h.view(ctx, &store.IssueView{Issue: *is, PrinterName: &printer.Name, PrinterBrand: &printer.Brand})
@@ -181,13 +205,18 @@ func (h *issuesAPI) create(c echo.Context) error {
 	return c.JSON(http.StatusCreated, out)
 }
 
-// refund gives a credit back; it must not depend on the client still
-// waiting.
-func (h *issuesAPI) refund(ctx context.Context, userID int64, now time.Time) {
+// refund gives a credit back (and the network's, when one was taken); it
+// must not depend on the client still waiting.
+func (h *issuesAPI) refund(ctx context.Context, userID int64, netKey string, now time.Time) {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 	defer cancel()
 	if err := h.store.RefundUserCredit(ctx, userID, now); err != nil {
 		h.log.Error("refund user credit", "user", userID, "err", err)
+	}
+	if netKey != "" {
+		if err := h.store.RefundAnonymous(ctx, netKey, now); err != nil {
+			h.log.Error("refund network credit", "err", err)
+		}
 	}
 }
 

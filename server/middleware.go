@@ -173,15 +173,35 @@ type CSPSources struct {
 }
 
 // ipExtractor believes X-Forwarded-For only from trusted proxies.
-func ipExtractor(trusted []*net.IPNet) echo.IPExtractor {
-	if len(trusted) == 0 {
-		return echo.ExtractIPDirect()
+func ipExtractor(trusted []*net.IPNet, v6Prefix int) echo.IPExtractor {
+	base := echo.ExtractIPDirect()
+	if len(trusted) > 0 {
+		opts := []echo.TrustOption{echo.TrustLoopback(false), echo.TrustLinkLocal(false), echo.TrustPrivateNet(false)}
+		for _, n := range trusted {
+			opts = append(opts, echo.TrustIPRange(n))
+		}
+		base = echo.ExtractIPFromXFFHeader(opts...)
 	}
-	opts := []echo.TrustOption{echo.TrustLoopback(false), echo.TrustLinkLocal(false), echo.TrustPrivateNet(false)}
-	for _, n := range trusted {
-		opts = append(opts, echo.TrustIPRange(n))
+	return func(r *http.Request) string { return clientNetwork(base(r), v6Prefix) }
+}
+
+// clientNetwork is the unit every per-address limit counts: an IPv4
+// address (IPv4-mapped IPv6 included), or the IPv6 prefix of v6Prefix bits
+// an ISP hands one household (a /64), so rotating through the addresses of
+// one's own prefix does not multiply the free allowance.
+func clientNetwork(ip string, v6Prefix int) string {
+	a := net.ParseIP(ip)
+	if a == nil {
+		return ip
 	}
-	return echo.ExtractIPFromXFFHeader(opts...)
+	if v4 := a.To4(); v4 != nil {
+		return v4.String()
+	}
+	if v6Prefix <= 0 || v6Prefix >= 128 {
+		return a.String()
+	}
+	n := net.IPNet{IP: a.Mask(net.CIDRMask(v6Prefix, 128)), Mask: net.CIDRMask(v6Prefix, 128)}
+	return n.String()
 }
 
 // clientIP is the caller's address, at most 45 characters (the column size).

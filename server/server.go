@@ -76,7 +76,7 @@ func New(cfg *Config, d Deps) (*Server, error) {
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
 	e.HTTPErrorHandler = s.errorHandler
-	e.IPExtractor = ipExtractor(cfg.TrustedProxies)
+	e.IPExtractor = ipExtractor(cfg.TrustedProxies, cfg.IPv6Prefix)
 	s.e = e
 
 	if d.Mailer == nil && cfg.SMTPURL != "" {
@@ -165,7 +165,7 @@ func New(cfg *Config, d Deps) (*Server, error) {
 
 	keys := &keyring{store: d.Store}
 	s.signer = resultSigner{keys: keys}
-	ts := &troubleshootAPI{quota: d.Store, analyzer: d.Analyzer, limit: cfg.AnonLimit, now: d.Now, log: d.Logger,
+	ts := &troubleshootAPI{quota: d.Store, analyzer: d.Analyzer, limit: cfg.AnonLimit, netLimit: cfg.NetworkLimit, now: d.Now, log: d.Logger,
 		refiner: d.Refiner, keys: keys, signer: s.signer}
 	api.POST("/troubleshoot", ts.troubleshoot)
 	api.POST("/troubleshoot/refine", ts.refine)

@@ -26,6 +26,7 @@ type troubleshootAPI struct {
 	quota    anonQuota
 	analyzer ai.Analyzer
 	limit    int // -1: no quota
+	netLimit int // free analyses per network and month; -1: none
 	now      func() time.Time
 	log      *slog.Logger
 	refiner  Refiner  // nil: no narrow-it-down
@@ -104,20 +105,34 @@ func (t *troubleshootAPI) troubleshoot(c echo.Context) error {
 	}
 	// A failed analysis costs nothing; the refund must not depend on the
 	// client still waiting.
-	refund := func() {
-		if t.limit < 0 {
-			return
-		}
+	refund := func(keys ...string) {
 		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 		defer cancel()
-		if rerr := t.quota.RefundAnonymous(ctx, ip, now); rerr != nil {
-			t.log.Error("refund anonymous credit", "err", rerr)
+		for _, k := range keys {
+			if rerr := t.quota.RefundAnonymous(ctx, k, now); rerr != nil {
+				t.log.Error("refund anonymous credit", "err", rerr)
+			}
 		}
+	}
+	var taken []string
+	if t.limit >= 0 {
+		taken = append(taken, ip)
+	}
+	if t.netLimit >= 0 {
+		ok, err := t.quota.ConsumeAnonymous(ctx, networkKey(ip), now, t.netLimit)
+		if err != nil || !ok {
+			refund(taken...)
+			if err != nil {
+				return err
+			}
+			return apiErr(http.StatusTooManyRequests, CodePublicLimit, networkLimitMessage(now))
+		}
+		taken = append(taken, networkKey(ip))
 	}
 	photos, msg, err := decodeImages(ctx, pending)
 	pending = nil
 	if err != nil || msg != "" {
-		refund()
+		refund(taken...)
 		if msg != "" {
 			return validationErr(map[string]string{"images": msg})
 		}
@@ -128,7 +143,7 @@ func (t *troubleshootAPI) troubleshoot(c echo.Context) error {
 	req.Photos = photos
 	res, err := t.analyzer.Analyze(ctx, req)
 	if err != nil {
-		refund()
+		refund(taken...)
 		return analysisErr(err)
 	}
 	out := resultJSON{Result: res}
@@ -154,6 +169,16 @@ func analysisErr(err error) error {
 		return apiErr(499, "CLIENT_CLOSED", "The request was cancelled.")
 	}
 	return fmt.Errorf("analyze: %w", err)
+}
+
+// networkKey names a network's shared free allowance in anonymous_usage: a
+// hash, so it fits the column and stores no address.
+func networkKey(network string) string { return "n:" + limiterKey("net", network) }
+
+// networkLimitMessage: the network's free analyses of the month are used.
+func networkLimitMessage(now time.Time) string {
+	return fmt.Sprintf("This network has used its free analyses for %s (shared by visitors and unverified accounts). They reset on %s (UTC). Verify your account's email, or pick a plan to keep troubleshooting now.",
+		now.UTC().Format("January 2006"), nextMonth(now).Format("January 2, 2006"))
 }
 
 // limitMessage says when the anonymous allowance resets: the first day of

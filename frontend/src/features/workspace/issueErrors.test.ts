@@ -14,6 +14,9 @@ test('issue submission errors of SPEC section 8', () => {
     'AI analysis service is currently unavailable. Please try again later.',
   );
   expect(issueErrorToast(api(429, 'USAGE_LIMIT_EXCEEDED', "You've used all 3 sessions")).description).toBe("You've used all 3 sessions");
+  expect(issueErrorToast(api(403, 'EMAIL_NOT_VERIFIED', 'Please verify your email address first')).description).toBe(
+    'Please verify your email address first',
+  );
 });
 
 test('a refused photo names the image and the cause instead of a bare "Failed to upload images"', () => {

@@ -13,6 +13,8 @@ export function issueErrorToast(err: unknown, online = navigator.onLine): ToastT
   const http = parseHttpError(err);
   if (!http) return fail(/gemini|ai provider/i.test(text) ? AI_UNAVAILABLE_ERROR : SUBMIT_DEFAULT_ERROR);
   if (http.status === 429 && http.code === USAGE_LIMIT_CODE && http.message) return fail(http.message);
+  // The server asks for a verified email first: its message says how.
+  if (http.status === 403 && http.code === 'EMAIL_NOT_VERIFIED' && http.message) return fail(http.message);
   if (http.code === 'AI_UNAVAILABLE' || /gemini|ai provider/i.test(http.message ?? '')) return fail(AI_UNAVAILABLE_ERROR);
   if (http.status === 413) return fail(TOO_LARGE_ERROR);
   // A validation failure the form did not catch (a printer deleted meanwhile): the server says which.
