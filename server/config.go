@@ -485,15 +485,37 @@ func stripePrice(tier string) func(*Config, string) error {
 	}
 }
 
+// harmlessParams are connection-string parameters printed as they are;
+// every other parameter's value (password=, sslpassword=, token=, key=...)
+// is hidden.
+var harmlessParams = map[string]bool{
+	"sslmode": true, "starttls": true, "connect_timeout": true, "application_name": true, "search_path": true,
+	"timezone": true, "pool_max_conns": true, "region": true, "endpoint": true, "target_session_attrs": true,
+}
+
 func mask(v string) string {
-	if u, err := url.Parse(v); err == nil && u.User != nil {
+	u, err := url.Parse(v)
+	if err != nil || u.Scheme == "" || u.Host == "" {
+		return "set (" + strconv.Itoa(len(v)) + " chars, hidden)"
+	}
+	if u.User != nil {
 		if _, has := u.User.Password(); has {
 			u.User = url.UserPassword(u.User.Username(), "xxxxx")
-			return u.Redacted()
 		}
-		return v
 	}
-	return "set (" + strconv.Itoa(len(v)) + " chars, hidden)"
+	if u.RawQuery != "" {
+		q := u.Query()
+		for k, vs := range q {
+			if !harmlessParams[strings.ToLower(k)] {
+				for i := range vs {
+					vs[i] = "xxxxx"
+				}
+			}
+		}
+		u.RawQuery = q.Encode()
+	}
+	u.Fragment = ""
+	return u.Redacted()
 }
 
 func joinNets(ns []*net.IPNet) string {

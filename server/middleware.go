@@ -52,10 +52,32 @@ func bodyLimitFunc(limitOf func(echo.Context) int64) echo.MiddlewareFunc {
 			if req.ContentLength > limit {
 				return tooLargeErr(limit)
 			}
+			// A body trickled in byte by byte holds a connection only as
+			// long as a real client on a slow line needs for this size.
+			_ = http.NewResponseController(c.Response().Writer).SetReadDeadline(time.Now().Add(readTimeFor(limit)))
 			req.Body = http.MaxBytesReader(c.Response(), req.Body, limit)
 			return next(c)
 		}
 	}
+}
+
+// Read deadlines by body size: a small JSON form must arrive in seconds;
+// an analysis with photos or a photo upload may take a phone on a weak
+// uplink a minute or two.
+var (
+	smallBodyReadTime = 10 * time.Second
+	largeBodyReadTime = time.Minute
+	uploadReadTime    = 2 * time.Minute
+)
+
+func readTimeFor(limit int64) time.Duration {
+	switch {
+	case limit <= 1<<20:
+		return smallBodyReadTime
+	case limit <= maxJSONBody:
+		return largeBodyReadTime
+	}
+	return uploadReadTime
 }
 
 // tooLargeErr is the 413 of a body over limit bytes.
@@ -108,7 +130,7 @@ func recoverer(log *slog.Logger) echo.MiddlewareFunc {
 }
 
 // securityHeaders sets the CSP and friends on every response.
-func securityHeaders(csp string) echo.MiddlewareFunc {
+func securityHeaders(csp string, trusted []*net.IPNet) echo.MiddlewareFunc {
 	return func(next echo.HandlerFunc) echo.HandlerFunc {
 		return func(c echo.Context) error {
 			h := c.Response().Header()
@@ -118,7 +140,7 @@ func securityHeaders(csp string) echo.MiddlewareFunc {
 			h.Set("X-Frame-Options", "DENY")
 			h.Set("Permissions-Policy", "camera=(), microphone=(), geolocation=(), payment=(self \"https://js.stripe.com\")")
 			h.Set("Cross-Origin-Opener-Policy", "same-origin-allow-popups")
-			if c.Request().TLS != nil || c.Scheme() == "https" {
+			if secureRequest(c.Request(), trusted) {
 				h.Set("Strict-Transport-Security", "max-age=63072000; includeSubDomains")
 			}
 			return next(c)
@@ -183,6 +205,29 @@ func ipExtractor(trusted []*net.IPNet, v6Prefix int) echo.IPExtractor {
 		base = echo.ExtractIPFromXFFHeader(opts...)
 	}
 	return func(r *http.Request) string { return clientNetwork(base(r), v6Prefix) }
+}
+
+// secureRequest reports whether the request came over HTTPS: directly, or
+// through a proxy of LAYERFIX_TRUSTED_PROXIES that says so in
+// X-Forwarded-Proto. Anyone else's forwarding headers are ignored.
+func secureRequest(r *http.Request, trusted []*net.IPNet) bool {
+	if r.TLS != nil {
+		return true
+	}
+	if !strings.EqualFold(strings.TrimSpace(strings.Split(r.Header.Get("X-Forwarded-Proto"), ",")[0]), "https") {
+		return false
+	}
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		host = r.RemoteAddr
+	}
+	peer := net.ParseIP(host)
+	for _, n := range trusted {
+		if peer != nil && n.Contains(peer) {
+			return true
+		}
+	}
+	return false
 }
 
 // clientNetwork is the unit every per-address limit counts: an IPv4

@@ -126,7 +126,7 @@ func New(cfg *Config, d Deps) (*Server, error) {
 	}
 
 	e.Pre(middleware.RequestIDWithConfig(middleware.RequestIDConfig{}))
-	e.Use(requestLogger(d.Logger), recoverer(d.Logger), securityHeaders(contentSecurityPolicy(cfg, csp)))
+	e.Use(requestLogger(d.Logger), recoverer(d.Logger), securityHeaders(contentSecurityPolicy(cfg, csp), cfg.TrustedProxies))
 
 	health := func(c echo.Context) error {
 		ctx, cancel := context.WithTimeout(c.Request().Context(), 2*time.Second)

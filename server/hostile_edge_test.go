@@ -1,0 +1,94 @@
+package server
+
+import (
+	"bufio"
+	"fmt"
+	"net"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestSecretsMaskedInTheStartupLog: passwords in the userinfo and in query
+// parameters of the database and mail URLs never reach the log.
+func TestSecretsMaskedInTheStartupLog(t *testing.T) {
+	cfg := testConfig(t, map[string]string{
+		"LAYERFIX_DATABASE_URL": "postgres://app:db-pass-1@db.internal:5432/layerfix?sslmode=require&password=db-pass-2&sslpassword=db-pass-3",
+		"LAYERFIX_SMTP_URL":     "smtp://mailer:smtp-pass-1@mail.example.com:587?token=smtp-pass-2&auth=smtp-pass-3",
+		"LAYERFIX_MAIL_FROM":    "no-reply@example.com",
+	})
+	printed := fmt.Sprint(cfg.Printable()...)
+	for _, secret := range []string{"db-pass-1", "db-pass-2", "db-pass-3", "smtp-pass-1", "smtp-pass-2", "smtp-pass-3"} {
+		if strings.Contains(printed, secret) {
+			t.Errorf("%s in the start-up log: %s", secret, printed)
+		}
+	}
+	for _, kept := range []string{"db.internal", "sslmode=require", "mail.example.com"} {
+		if !strings.Contains(printed, kept) {
+			t.Errorf("%s hidden: the operator cannot check the setting: %s", kept, printed)
+		}
+	}
+	if got := mask("host=db user=app password=kv-secret"); strings.Contains(got, "kv-secret") {
+		t.Errorf("key=value DSN printed: %s", got)
+	}
+}
+
+// TestHSTSOnlyFromTrustedProxies: a client cannot turn on HSTS with a forged
+// X-Forwarded-Proto; the configured proxy can.
+func TestHSTSOnlyFromTrustedProxies(t *testing.T) {
+	ts := newTestServer(t, map[string]string{"LAYERFIX_TRUSTED_PROXIES": "10.0.0.0/8"}, nil)
+	w := ts.do(t, "GET", "/", "", "X-Forwarded-Proto", "https", "RemoteAddr", "203.0.113.9:1")
+	if w.Header().Get("Strict-Transport-Security") != "" {
+		t.Fatal("HSTS from a forged X-Forwarded-Proto")
+	}
+	w = ts.do(t, "GET", "/", "", "X-Forwarded-Proto", "https", "RemoteAddr", "10.1.2.3:1")
+	if w.Header().Get("Strict-Transport-Security") == "" {
+		t.Fatal("no HSTS behind the trusted proxy")
+	}
+}
+
+// TestTrickledBodyCut: a body sent a byte at a time to a small JSON route is
+// cut off after the short deadline, not the server's two minutes.
+func TestTrickledBodyCut(t *testing.T) {
+	old := smallBodyReadTime
+	smallBodyReadTime = 300 * time.Millisecond
+	t.Cleanup(func() { smallBodyReadTime = old })
+	ts := newTestServer(t, nil, nil)
+	srv := httptest.NewServer(ts.h)
+	defer srv.Close()
+	conn, err := net.Dial("tcp", srv.Listener.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	body := `{"email":"a@example.com","password":"` + strings.Repeat("x", 40) + `"}`
+	fmt.Fprintf(conn, "POST /api/auth/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n", len(body))
+	start := time.Now()
+	closed := make(chan time.Duration, 1)
+	go func() {
+		r := bufio.NewReader(conn)
+		for {
+			if _, err := r.ReadByte(); err != nil {
+				closed <- time.Since(start)
+				return
+			}
+		}
+	}()
+	for i := 0; i < len(body); i++ {
+		select {
+		case d := <-closed:
+			if d > 3*time.Second {
+				t.Fatalf("connection held %v", d)
+			}
+			return
+		default:
+		}
+		conn.SetWriteDeadline(time.Now().Add(time.Second))
+		if _, err := conn.Write([]byte{body[i]}); err != nil {
+			return // the server hung up: good
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	t.Fatalf("the whole trickled body was read over %v", time.Since(start))
+}
