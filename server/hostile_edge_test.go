@@ -92,3 +92,16 @@ func TestTrickledBodyCut(t *testing.T) {
 	}
 	t.Fatalf("the whole trickled body was read over %v", time.Since(start))
 }
+
+// TestHealthzReportsAFullDisk: with every write about to fail, /healthz says
+// so with the reason instead of 200.
+func TestHealthzReportsAFullDisk(t *testing.T) {
+	old := diskProblemOf
+	diskProblemOf = func(string) string { return "disk full: 3 MB free in /data" }
+	t.Cleanup(func() { diskProblemOf = old })
+	ts := newTestServer(t, nil, nil)
+	w := ts.do(t, "GET", "/healthz", "")
+	if w.Code != 503 || !strings.Contains(w.Body.String(), "disk full") {
+		t.Fatalf("healthz on a full disk: %d %s", w.Code, w.Body.String())
+	}
+}

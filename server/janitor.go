@@ -3,8 +3,10 @@ package server
 import (
 	"context"
 	"errors"
+	"sync"
 	"time"
 
+	"github.com/layerfix/layerfix/store"
 	"github.com/layerfix/layerfix/store/blob"
 )
 
@@ -54,6 +56,35 @@ func (s *Server) janitor(ctx context.Context) {
 		} else if n > 0 {
 			s.log.Info("swept orphan photos", "count", n)
 		}
+		if p, err := s.store.PurgeExpired(ctx, s.now()); err != nil && ctx.Err() == nil {
+			s.log.Error("purge expired rows", "err", err)
+		} else if p != (store.Purged{}) {
+			s.log.Info("purged expired rows", "sessions", p.Sessions, "tokens", p.Tokens, "anonymous_usage", p.AnonymousRows, "stripe_events", p.StripeEvents)
+		}
 		t.Reset(time.Hour)
 	}
+}
+
+// diskCheck reports a full or unwritable data directory to /healthz, read
+// at most every diskCheckEvery so probes stay cheap.
+type diskCheck struct {
+	dir  string
+	now  func() time.Time
+	mu   sync.Mutex
+	at   time.Time
+	last string
+}
+
+const diskCheckEvery = 10 * time.Second
+
+// diskProblemOf is the check itself; tests replace it.
+var diskProblemOf = store.DiskProblem
+
+func (d *diskCheck) problem() string {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if now := d.now(); d.at.IsZero() || now.Sub(d.at) >= diskCheckEvery || now.Before(d.at) {
+		d.at, d.last = now, diskProblemOf(d.dir)
+	}
+	return d.last
 }

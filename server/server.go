@@ -128,12 +128,17 @@ func New(cfg *Config, d Deps) (*Server, error) {
 	e.Pre(middleware.RequestIDWithConfig(middleware.RequestIDConfig{}))
 	e.Use(requestLogger(d.Logger), recoverer(d.Logger), securityHeaders(contentSecurityPolicy(cfg, csp), cfg.TrustedProxies))
 
+	disk := &diskCheck{dir: cfg.DataDir, now: d.Now}
 	health := func(c echo.Context) error {
 		ctx, cancel := context.WithTimeout(c.Request().Context(), 2*time.Second)
 		defer cancel()
 		if err := s.store.Ping(ctx); err != nil {
 			s.log.Error("health check: database", "err", err)
 			return apiErr(http.StatusServiceUnavailable, "UNHEALTHY", "The database is not answering.")
+		}
+		if problem := disk.problem(); problem != "" {
+			s.log.Warn("health check", "problem", problem)
+			return apiErr(http.StatusServiceUnavailable, "UNHEALTHY", problem)
 		}
 		return c.JSON(http.StatusOK, map[string]string{"status": "ok"})
 	}

@@ -8,9 +8,9 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
 
 	"gorm.io/driver/postgres"
@@ -71,10 +71,13 @@ func Open(ctx context.Context, opts Options) (*Store, error) {
 		sqlDB.SetConnMaxLifetime(30 * time.Minute)
 	} else {
 		s.dialect = SQLite
-		if err := os.MkdirAll(opts.DataDir, 0o750); err != nil {
-			return nil, fmt.Errorf("create data dir: %w", err)
+		if err := prepareDataDir(opts.DataDir); err != nil {
+			return nil, err
 		}
 		path := filepath.Join(opts.DataDir, "layerfix.db")
+		// New files (the database, its WAL) are created 0600.
+		old := syscall.Umask(0o077)
+		defer syscall.Umask(old)
 		s.w, err = gorm.Open(sqlite.Open(sqliteDSN(path, false)), cfg)
 		if err != nil {
 			return nil, fmt.Errorf("open %s: %w", path, err)
@@ -87,6 +90,7 @@ func Open(ctx context.Context, opts Options) (*Store, error) {
 		if err := wdb.PingContext(ctx); err != nil {
 			return nil, fmt.Errorf("open %s: %w", path, err)
 		}
+		restrictDBFiles(path)
 		s.r, err = gorm.Open(sqlite.Open(sqliteDSN(path, true)), cfg)
 		if err != nil {
 			return nil, fmt.Errorf("open %s for reading: %w", path, err)

@@ -55,7 +55,7 @@ func (d *Disk) Put(ctx context.Context, name string, data []byte) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	if err := os.MkdirAll(filepath.Dir(p), 0o750); err != nil {
+	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
 		return fmt.Errorf("create photo dir: %w", err)
 	}
 	f, err := os.CreateTemp(filepath.Dir(p), ".tmp-*")
@@ -71,7 +71,7 @@ func (d *Disk) Put(ctx context.Context, name string, data []byte) error {
 		werr = cerr
 	}
 	if werr == nil {
-		werr = os.Chmod(tmp, 0o640)
+		werr = os.Chmod(tmp, 0o600)
 	}
 	if werr == nil {
 		werr = os.Rename(tmp, p)
