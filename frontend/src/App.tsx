@@ -10,6 +10,7 @@ import { ToastProvider } from './components/Toast';
 import { AppLayout } from './components/AppLayout';
 import { ErrorBoundary } from './components/ErrorBoundary';
 import { PageLoader } from './components/PageLoader';
+import { ConsentBanner } from './components/ConsentBanner';
 import { RouteAnalytics } from './components/RouteAnalytics';
 import { AuthProvider } from './auth/AuthProvider';
 import { ProtectedRoute } from './auth/ProtectedRoute';
@@ -62,6 +63,7 @@ export default function App() {
           <AuthProvider>
             <BrowserRouter basename={config.basePath || '/'}>
               <RouteAnalytics />
+              <ConsentBanner />
               {/* The outer boundary catches errors of the frame itself. */}
               <ErrorBoundary>
                 <AppLayout>

@@ -1,7 +1,9 @@
 // Client-side analytics (SPEC section 1): Google Analytics 4 through gtag and
 // the Meta pixel. Nothing is loaded or sent unless the runtime configuration
-// carries the ids (LAYERFIX_GA_MEASUREMENT_ID, LAYERFIX_META_PIXEL_ID). The
-// stubs are defined here, not in an inline script, so the CSP stays script-src 'self'.
+// carries the ids (LAYERFIX_GA_MEASUREMENT_ID, LAYERFIX_META_PIXEL_ID) AND the
+// visitor accepted analytics in the consent banner. Page views carry route
+// templates ("/share/:shareId"), never a query string, token or id. The stubs
+// are defined here, not in an inline script, so the CSP stays script-src 'self'.
 import { config, type RuntimeConfig } from './config';
 
 type Gtag = (...args: unknown[]) => void;
@@ -41,7 +43,59 @@ function loadScript(src: string): void {
   document.head.appendChild(el);
 }
 
-/** Starts analytics once at app start; a no-op without configured ids. */
+export const CONSENT_KEY = 'layerfix.analyticsConsent';
+export type Consent = 'granted' | 'denied' | null;
+
+/** The visitor's analytics choice, null while unanswered. */
+export function readConsent(): Consent {
+  try {
+    const v = localStorage.getItem(CONSENT_KEY);
+    return v === 'granted' || v === 'denied' ? v : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Records the choice; accepting starts analytics, declining stops sending at once. */
+export function setConsent(value: 'granted' | 'denied' | null, cfg: Pick<RuntimeConfig, 'gaMeasurementId' | 'metaPixelId'> = config): void {
+  try {
+    if (value) localStorage.setItem(CONSENT_KEY, value);
+    else localStorage.removeItem(CONSENT_KEY);
+  } catch {
+    // Private mode: the choice lasts for this visit.
+  }
+  if (value === 'granted') initAnalytics(cfg);
+  else resetAnalyticsForTests();
+}
+
+/** Whether this server has any analytics id, so a consent question makes sense. */
+export function analyticsConfigured(cfg: Pick<RuntimeConfig, 'gaMeasurementId' | 'metaPixelId'> = config): boolean {
+  return cfg.gaMeasurementId !== '' || cfg.metaPixelId !== '';
+}
+
+/** Starts analytics at app start when the visitor already accepted. */
+export function startAnalyticsIfConsented(cfg: Pick<RuntimeConfig, 'gaMeasurementId' | 'metaPixelId'> = config): void {
+  if (readConsent() === 'granted') initAnalytics(cfg);
+}
+
+// routeTemplate is what a page view may say about where the visitor is: the
+// route, with ids and tokens replaced by placeholders; never a query string.
+export function routeTemplate(pathname: string): string {
+  const path = pathname.split(/[?#]/)[0] || '/';
+  if (/^\/share\/[^/]+/.test(path)) return '/share/:shareId';
+  return path
+    .split('/')
+    .map((seg) => (/^\d+$/.test(seg) || /^[A-Za-z0-9_-]{16,}$/.test(seg) ? ':id' : seg))
+    .join('/');
+}
+
+// Routes where the Meta pixel sends nothing: it always reports the page's
+// full address, which there holds an id or a one-time code.
+function pixelQuiet(template: string): boolean {
+  return template.startsWith('/share/') || template === '/login';
+}
+
+/** Starts analytics (call it only with consent); a no-op without configured ids. */
 export function initAnalytics(cfg: Pick<RuntimeConfig, 'gaMeasurementId' | 'metaPixelId'> = config): void {
   if (typeof window === 'undefined') return;
   if (cfg.gaMeasurementId && !gaId) {
@@ -53,8 +107,13 @@ export function initAnalytics(cfg: Pick<RuntimeConfig, 'gaMeasurementId' | 'meta
       window.dataLayer!.push(arguments);
     };
     window.gtag('js', new Date());
-    // Page views are sent by trackPageView on every route change.
-    window.gtag('config', gaId, { send_page_view: false });
+    // Page views are sent by trackPageView on every route change, with the
+    // route template as location and no referrer that could hold a token.
+    window.gtag('config', gaId, {
+      send_page_view: false,
+      page_location: `${window.location.origin}${config.basePath}${routeTemplate(window.location.pathname.slice(config.basePath.length))}`,
+      page_referrer: '',
+    });
     loadScript(`${GA_SCRIPT_URL}?id=${encodeURIComponent(gaId)}`);
   }
   if (cfg.metaPixelId && !pixelId) {
@@ -81,7 +140,9 @@ function ga(event: string, params: Record<string, unknown> = {}): void {
 }
 
 function pixel(kind: 'track' | 'trackCustom', event: string, params: Record<string, unknown>, eventID: string): void {
-  if (pixelId && window.fbq) window.fbq(kind, event, params, { eventID });
+  if (pixelId && window.fbq && !pixelQuiet(routeTemplate(window.location.pathname.slice(config.basePath.length)))) {
+    window.fbq(kind, event, params, { eventID });
+  }
 }
 
 /** A unique id sent with pixel events so server and browser events can be deduplicated. */
@@ -93,11 +154,17 @@ export function generateConversionId(): string {
   return `lf_${Date.now()}_${rand}`;
 }
 
-/** Route change: GA page_view and pixel PageView. */
+/** Route change: GA page_view and pixel PageView, by route template only. */
 export function trackPageView(path: string, title: string = typeof document !== 'undefined' ? document.title : ''): void {
   if (!isAnalyticsEnabled()) return;
-  ga('page_view', { page_path: path, page_location: window.location.href, page_title: title });
-  if (pixelId && window.fbq) window.fbq('track', 'PageView');
+  const template = routeTemplate(path);
+  ga('page_view', {
+    page_path: template,
+    page_location: `${window.location.origin}${config.basePath}${template}`,
+    page_referrer: '',
+    page_title: title.replace(/[A-Za-z0-9_-]{16,}/g, ''),
+  });
+  if (pixelId && window.fbq && !pixelQuiet(template)) window.fbq('track', 'PageView');
 }
 
 export function trackLoginAttempt(method: string): void {

@@ -1,9 +1,9 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import App from './App';
-import { initAnalytics } from './analytics';
+import { startAnalyticsIfConsented } from './analytics';
 
-initAnalytics();
+startAnalyticsIfConsented();
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

@@ -4,6 +4,8 @@ import Container from '@mui/material/Container';
 import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
+import { analyticsConfigured } from '../analytics';
+import { reopenConsent } from './ConsentBanner';
 import { LogoMark } from './Logo';
 
 export const FOOTER_TAGLINE = 'AI-powered 3D printer troubleshooting for makers worldwide';
@@ -45,6 +47,11 @@ export function Footer() {
                 {l.label}
               </Link>
             ))}
+            {analyticsConfigured() && (
+              <Link component="button" type="button" variant="body2" color="text.secondary" onClick={reopenConsent}>
+                Analytics settings
+              </Link>
+            )}
           </Box>
         </Stack>
         <Typography variant="body2" color="text.secondary" sx={{ mt: 3 }}>

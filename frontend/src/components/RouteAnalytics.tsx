@@ -2,11 +2,14 @@ import { useEffect } from 'react';
 import { useLocation } from 'react-router-dom';
 import { trackPageView } from '../analytics';
 
-/** Sends a route-change event on every navigation (no-op without analytics ids). */
+/**
+ * Sends a route-change event on every navigation, by route template only (no query string: reset
+ * codes and share ids never leave); a no-op without ids or consent.
+ */
 export function RouteAnalytics() {
-  const { pathname, search } = useLocation();
+  const { pathname } = useLocation();
   useEffect(() => {
-    trackPageView(pathname + search);
-  }, [pathname, search]);
+    trackPageView(pathname);
+  }, [pathname]);
   return null;
 }

@@ -93,7 +93,15 @@ function LoginScreen() {
   const location = useLocation() as Location<{ from?: Location; notice?: string } | null>;
   const [params] = useSearchParams();
   const localMode = actions.mode === 'local';
-  const oobCode = params.get('oobCode') ?? '';
+  const [oobCode] = useState(() => params.get('oobCode') ?? '');
+  // The one-time code is read once and taken out of the address bar, so it
+  // never reaches the history, a referrer or a screenshot.
+  useEffect(() => {
+    if (!oobCode) return;
+    const u = new URL(window.location.href);
+    u.searchParams.delete('oobCode');
+    window.history.replaceState(window.history.state, '', u.pathname + u.search + u.hash);
+  }, [oobCode]);
 
   const [mode, setMode] = useState<LoginMode>(() => loginModeOf(params, localMode));
   const [fields, setFields] = useState<Fields>(emptyFields);
