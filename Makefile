@@ -5,7 +5,7 @@ VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -s -w -X main.version=$(VERSION)
 SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all build frontend run test test-go test-frontend test-e2e vet deps-test deps-go-test bench clean cross
+.PHONY: all build frontend run test test-go test-frontend test-e2e vet deps-test deps-go-test bench clean cross attack fuzz
 
 # stripe-mock: a local Stripe API for the billing tests (installed once).
 STRIPE_MOCK ?= github.com/stripe/stripe-mock@v0.203.0
@@ -57,6 +57,19 @@ test-e2e: build deps-test
 	cd frontend && LAYERFIX_BIN=$(CURDIR)/$(BIN) npm run e2e
 
 test: build vet test-go test-frontend test-e2e
+
+# Hostile-load script (issue 10): replays the attacks against the real binary
+# on loopback and checks peak RSS, /healthz latency and every answer.
+attack: build
+	$(GO) run ./scripts/attack -bin $(BIN)
+
+# Fuzz every parser of untrusted input, FUZZTIME each (default 10 minutes).
+FUZZTIME ?= 10m
+FUZZ_TARGETS := server:FuzzImageHeaders server:FuzzJSONRoutes billing:FuzzParseEvent ai:FuzzAnalyze
+fuzz:
+	@for t in $(FUZZ_TARGETS); do pkg=$${t%%:*}; fn=$${t##*:}; \
+	  echo "fuzz $$fn ($$pkg) for $(FUZZTIME)"; \
+	  $(GO) test ./$$pkg -run '^$$' -fuzz "^$$fn$$" -fuzztime $(FUZZTIME) -parallel 1 || exit 1; done
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./ai/ ./server/

@@ -60,7 +60,7 @@ type testServer struct {
 	h     http.Handler
 }
 
-func testConfig(t *testing.T, env map[string]string) *Config {
+func testConfig(t testing.TB, env map[string]string) *Config {
 	t.Helper()
 	cfg, err := LoadConfig(nil, func(k string) string { return env[k] })
 	if err != nil {
@@ -69,7 +69,7 @@ func testConfig(t *testing.T, env map[string]string) *Config {
 	return cfg
 }
 
-func newTestServer(t *testing.T, env map[string]string, an ai.Analyzer) *testServer {
+func newTestServer(t testing.TB, env map[string]string, an ai.Analyzer) *testServer {
 	t.Helper()
 	cfg := testConfig(t, env)
 	st := storetest.Open(t)

@@ -27,7 +27,7 @@ func png16(t *testing.T, w, h int) []byte {
 
 // jpegWithGPS is a small JPEG with an Exif APP1 segment holding a GPS IFD
 // pointer and a comment, as a phone camera writes.
-func jpegWithGPS(t *testing.T) []byte {
+func jpegWithGPS(t testing.TB) []byte {
 	t.Helper()
 	var buf bytes.Buffer
 	if err := jpeg.Encode(&buf, image.NewGray(image.Rect(0, 0, 32, 24)), nil); err != nil {

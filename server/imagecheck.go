@@ -8,16 +8,17 @@ import (
 	"fmt"
 	"image"
 	"net/http"
+	"runtime"
 )
 
 // Pixel limits. An analysis image is read by the AI at ~800 px (the browser
 // downscales to that), so a direct API client gets at most 4 megapixels; an
 // uploaded photo is stored at 2048 px and the app resizes before uploading,
-// so 16 megapixels is plenty for any client and keeps one decode within
-// decodeBudget.
+// so 12 megapixels (a 4000 × 3000 phone photo) is plenty for any client and
+// keeps one decode and its resized copies within decodeBudget.
 const (
 	maxAnalysisPixels = 4_200_000 // 2048 × 2048
-	maxUploadPixels   = 16_000_000
+	maxUploadPixels   = 12_000_000
 )
 
 // photoError is a reason an image is refused, shown to the maker after the
@@ -134,13 +135,24 @@ func decodeWithin(ctx context.Context, raw []byte, h imageHeader, extra int64) (
 	if err != nil {
 		return nil, nil, err
 	}
+	// Decoding is CPU-bound: at most one per core but one, so sign-ins,
+	// pages and /healthz keep a core while photos are decoded.
+	select {
+	case decodeCPU <- struct{}{}:
+	case <-ctx.Done():
+		release()
+		return nil, nil, ctx.Err()
+	}
 	img, _, err = image.Decode(bytes.NewReader(raw))
+	<-decodeCPU
 	if err != nil {
 		release()
 		return nil, nil, errDamaged
 	}
 	return img, release, nil
 }
+
+var decodeCPU = make(chan struct{}, max(1, runtime.NumCPU()-1))
 
 // stripMetadata returns the image without metadata that can identify the
 // maker (EXIF with GPS, XMP, comments, text chunks), without re-encoding

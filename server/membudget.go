@@ -24,7 +24,7 @@ import (
 // 1 GB out of swap whatever arrives.
 var (
 	bodyBudget   = newMemBudget(48 << 20)
-	decodeBudget = newMemBudget(128 << 20)
+	decodeBudget = newMemBudget(80 << 20)
 )
 
 // budgetWait is how long a request waits for its share of a budget.

@@ -59,7 +59,7 @@ func (t *troubleshootAPI) troubleshoot(c echo.Context) error {
 	}
 	// The body (photos as base64) is held about three times over while it is
 	// decoded: its bytes, the JSON strings and the decoded images.
-	release, err := bodyBudget.acquire(c.Request().Context(), 3*bodySize(c.Request(), maxJSONBody))
+	release, err := bodyBudget.acquire(c.Request().Context(), min(3*bodySize(c.Request(), maxJSONBody), bodyBudget.size))
 	if err != nil {
 		return budgetErr(err)
 	}

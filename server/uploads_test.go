@@ -99,7 +99,7 @@ func TestUploadRejects(t *testing.T) {
 	}{
 		{"text named png", map[string][]byte{"cat.png": []byte("this is not an image, just text")}, []string{"cat.png"}, "Image 1 (cat.png) is not a JPEG, PNG or WebP image"},
 		{"html named jpg", map[string][]byte{"x.jpg": []byte("<html><script>alert(1)</script></html>")}, []string{"x.jpg"}, "Image 1 (x.jpg) is not a JPEG, PNG or WebP image"},
-		{"30000x30000 png header", map[string][]byte{"huge.png": pngHeader(30000, 30000)}, []string{"huge.png"}, "Image 1 (huge.png) is too large (30000×30000 pixels): the limit is 16 megapixels"},
+		{"30000x30000 png header", map[string][]byte{"huge.png": pngHeader(30000, 30000)}, []string{"huge.png"}, "Image 1 (huge.png) is too large (30000×30000 pixels): the limit is 12 megapixels"},
 		{"truncated png", map[string][]byte{"cut.png": small[:len(small)-20]}, []string{"cut.png"}, "Image 1 (cut.png) is damaged and could not be read"},
 		{"six files", six, names, "You can upload at most 5 images at a time"},
 		{"over 10 MB", map[string][]byte{"a.png": small, "big.png": big}, []string{"a.png", "big.png"}, "Image 2 (big.png) is larger than 10 MB"},

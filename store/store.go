@@ -132,9 +132,10 @@ func isPostgresURL(u string) bool {
 // Dialect is SQLite or Postgres.
 func (s *Store) Dialect() string { return s.dialect }
 
-// Ping checks that the database answers.
+// Ping checks that the database answers. It asks a read connection, so a
+// busy writer does not make health probes wait.
 func (s *Store) Ping(ctx context.Context) error {
-	db, err := s.w.DB()
+	db, err := s.r.DB()
 	if err != nil {
 		return err
 	}
