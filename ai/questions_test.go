@@ -48,7 +48,7 @@ func TestNarrowItDown(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	req := Request{Category: "heating-issues", Description: "The hotend temperature keeps dropping and jumping around, sometimes a thermal runaway error."}
+	req := Request{Category: "heating-issues", Description: "The temperature reading jumps around and drops by 10 degrees during the print."}
 	res, err := e.Analyze(context.Background(), req)
 	if err != nil {
 		t.Fatal(err)

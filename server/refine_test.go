@@ -14,7 +14,7 @@ import (
 
 // ambiguous is a description whose likeliest causes are close, so the
 // built-in engine asks a question.
-const ambiguous = "The hotend temperature keeps dropping and jumping around, sometimes a thermal runaway error."
+const ambiguous = "The temperature reading jumps around and drops by 10 degrees during the print."
 
 func engineServer(t *testing.T) (*testServer, *testClock) {
 	t.Helper()
