@@ -63,10 +63,29 @@ type Request struct {
 	FilamentDiameter *float64 // mm
 	Photos           []Photo
 	History          []PastFix
+	// Slicer holds the settings read from the sliced file (G-code or 3MF),
+	// nil when the maker did not give one.
+	Slicer *SlicerSettings
 	// Answers to the narrow-it-down questions, by question id.
 	Answers map[string]bool
 
 	exclude string // evaluation: a case id or source the case base must not use
+}
+
+// SlicerSettings are the settings of the print as its slicer wrote them;
+// nil fields were not in the file.
+type SlicerSettings struct {
+	Slicer           string   `json:"slicer,omitempty"`
+	NozzleDiameter   *float64 `json:"nozzleDiameter,omitempty"`   // mm
+	RetractionLength *float64 `json:"retractionLength,omitempty"` // mm
+	RetractionSpeed  *float64 `json:"retractionSpeed,omitempty"`  // mm/s
+	FirstLayerHeight *float64 `json:"firstLayerHeight,omitempty"` // mm
+	FirstLayerSpeed  *float64 `json:"firstLayerSpeed,omitempty"`  // mm/s
+	FanSpeed         *float64 `json:"fanSpeed,omitempty"`         // %
+	PressureAdvance  *float64 `json:"pressureAdvance,omitempty"`  // s (Klipper) or K (Marlin)
+	WallSpeed        *float64 `json:"wallSpeed,omitempty"`        // mm/s, outer wall
+	TravelSpeed      *float64 `json:"travelSpeed,omitempty"`      // mm/s
+	Acceleration     *float64 `json:"acceleration,omitempty"`     // mm/s²
 }
 
 // Step is one recommended action.

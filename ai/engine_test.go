@@ -449,3 +449,32 @@ func TestConcurrentAnalyze(t *testing.T) {
 		<-done
 	}
 }
+
+// TestSlicedFileSettingsChangeTheAnswer: a 0.8 mm retraction read from the
+// sliced file of a Bowden printer that strings puts the retraction fix,
+// quoting the file's number, at the top; without the file it is not there.
+func TestSlicedFileSettingsChangeTheAnswer(t *testing.T) {
+	e, err := NewEngine()
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := Request{Category: "stringing", Description: "Fine strings and hairs between the towers on every print", Material: "PLA",
+		NozzleTemp: num(205), PrinterBrand: "Creality Ender 3 V2"}
+	without := analyze(t, e, req)
+	req.Slicer = &SlicerSettings{Slicer: "OrcaSlicer", RetractionLength: num(0.8), RetractionSpeed: num(40)}
+	with := analyze(t, e, req)
+	if strings.Contains(without.Steps[0].Title, "the file has") {
+		t.Fatalf("without a file: %q", without.Steps[0].Title)
+	}
+	top := with.Steps[0]
+	if !strings.Contains(top.Title, "Raise retraction to 4–6 mm") || !strings.Contains(top.Title, "0.8 mm") {
+		t.Fatalf("with the file's 0.8 mm retraction the first step is %q", top.Title)
+	}
+	// On a direct-drive printer 0.8 mm is right: no such step.
+	req.PrinterBrand = "Prusa MK4"
+	for _, s := range analyze(t, e, req).Steps {
+		if strings.Contains(s.Title, "the file has") {
+			t.Fatalf("direct drive got %q", s.Title)
+		}
+	}
+}

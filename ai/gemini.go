@@ -461,6 +461,21 @@ func geminiUserContent(req Request, cands []Candidate) *genai.Content {
 	settings = appendGeminiNumber(settings, "Layer height", req.LayerHeight, "mm")
 	settings = appendGeminiNumber(settings, "Print speed", req.PrintSpeed, "mm/s")
 	settings = appendGeminiNumber(settings, "Infill", req.Infill, "%")
+	if sl := req.Slicer; sl != nil {
+		if sl.Slicer != "" {
+			settings = append(settings, "Read from the "+sl.Slicer+" file")
+		}
+		settings = appendGeminiNumber(settings, "Nozzle diameter", sl.NozzleDiameter, "mm")
+		settings = appendGeminiNumber(settings, "Retraction length", sl.RetractionLength, "mm")
+		settings = appendGeminiNumber(settings, "Retraction speed", sl.RetractionSpeed, "mm/s")
+		settings = appendGeminiNumber(settings, "First layer height", sl.FirstLayerHeight, "mm")
+		settings = appendGeminiNumber(settings, "First layer speed", sl.FirstLayerSpeed, "mm/s")
+		settings = appendGeminiNumber(settings, "Part fan", sl.FanSpeed, "%")
+		settings = appendGeminiNumber(settings, "Pressure/linear advance", sl.PressureAdvance, "")
+		settings = appendGeminiNumber(settings, "Outer wall speed", sl.WallSpeed, "mm/s")
+		settings = appendGeminiNumber(settings, "Travel speed", sl.TravelSpeed, "mm/s")
+		settings = appendGeminiNumber(settings, "Acceleration", sl.Acceleration, "mm/s²")
+	}
 	writeGeminiList(&b, "Print settings", settings, "none given")
 
 	var printer []string

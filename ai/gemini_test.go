@@ -167,6 +167,7 @@ func geminiTestRequest() Request {
 		PrinterModel:     "MK4",
 		NozzleSize:       geminiPtr(0.6),
 		FilamentDiameter: geminiPtr(1.75),
+		Slicer:           &SlicerSettings{Slicer: "PrusaSlicer", RetractionLength: geminiPtr(0.8), FanSpeed: geminiPtr(100)},
 		Photos: []Photo{
 			{MIMEType: "image/jpeg", Data: []byte("\xff\xd8\xff\xe0 fake jpeg one")},
 			{MIMEType: "image/png", Data: []byte("\x89PNG fake png two")},
@@ -455,6 +456,7 @@ func TestGeminiRequest(t *testing.T) {
 		"Bed temperature: 80 °C", "Layer height: 0.2 mm", "Print speed: 60 mm/s", "Infill: 15%",
 		"Printer: Prusa MK4", "Nozzle diameter: 0.6 mm", "Filament diameter: 1.75 mm",
 		"Raise retraction to 1.2 mm", "2 photo(s)", "Nozzle too far from the bed", "Z offset too high",
+		"Read from the PrusaSlicer file", "Retraction length: 0.8 mm", "Part fan: 100%",
 	} {
 		if !strings.Contains(text, want) {
 			t.Errorf("request text lacks %q:\n%s", want, text)

@@ -47,6 +47,27 @@ var conditions = map[string]func(f *facts) bool{
 	"corexy":                   func(f *facts) bool { return f.motion == "corexy" },
 	"enclosed":                 func(f *facts) bool { return f.printer != nil && f.printer.Enclosed },
 	"has_photos":               func(f *facts) bool { return len(f.req.Photos) > 0 },
+	// From the sliced file.
+	"retraction_short_bowden": func(f *facts) bool {
+		return f.extruder == "bowden" && f.slicer(func(s *SlicerSettings) *float64 { return s.RetractionLength }) < 2.5
+	},
+	"retraction_long_direct": func(f *facts) bool {
+		return f.extruder == "direct" && f.slicer(func(s *SlicerSettings) *float64 { return s.RetractionLength }) > 2.5
+	},
+	"fan_high_for_material": func(f *facts) bool {
+		return f.mat != nil && f.mat.Warps && f.slicer(func(s *SlicerSettings) *float64 { return s.FanSpeed }) > 30
+	},
+}
+
+// slicer reads a setting of the sliced file, -1 when it is unknown.
+func (f *facts) slicer(get func(*SlicerSettings) *float64) float64 {
+	if f.req.Slicer == nil {
+		return -1
+	}
+	if v := get(f.req.Slicer); v != nil {
+		return *v
+	}
+	return -1
 }
 
 // knownCondition reports whether c (optionally prefixed with "!") is a condition.
@@ -383,12 +404,56 @@ func (f *facts) ruleSteps() []ruleStep {
 			},
 		})
 	}
+	if r.Slicer != nil {
+		out = append(out, f.slicerRules()...)
+	}
 	if inf := r.Infill; inf != nil && *inf < 10 {
 		out = append(out, ruleStep{
 			cond: "infill_low", concept: []string{"infill", "top"}, severity: f.severity("infill_low"), numeric: true,
 			step: Step{
 				Title:       "Raise infill to 15–20 % and add top layers",
 				Description: fmt.Sprintf("%s %% infill leaves long unsupported spans under the top surface, which sags and shows holes (pillowing). Use 15–20 %% infill and at least 5 top layers (about 1 mm of top shell).", fmtNum(*inf)),
+			},
+		})
+	}
+	return out
+}
+
+// slicerRules are the steps the sliced file's own settings call for.
+func (f *facts) slicerRules() []ruleStep {
+	var out []ruleStep
+	s := f.req.Slicer
+	retract := []string{"retract"}
+	if conditions["retraction_short_bowden"](f) {
+		l := *s.RetractionLength
+		out = append(out, ruleStep{
+			cond: "retraction_short_bowden", concept: retract, severity: clamp01((2.5 - l) / 2.5), numeric: true,
+			step: Step{
+				Title: fmt.Sprintf("Raise retraction to 4–6 mm for this Bowden extruder (the file has %s mm)", fmtNum(l)),
+				Description: fmt.Sprintf("Your sliced file retracts %s mm, a direct-drive value. %s: the filament has to travel back through the Bowden tube, "+
+					"so retraction usually needs 4–6 mm at 40–50 mm/s. Print a retraction tower from 3 to 7 mm in 1 mm steps and keep the shortest length without strings.",
+					fmtNum(l), capitalize(f.printerName())),
+			},
+		})
+	}
+	if conditions["retraction_long_direct"](f) {
+		l := *s.RetractionLength
+		out = append(out, ruleStep{
+			cond: "retraction_long_direct", concept: retract, severity: clamp01((l - 2.5) / 3), numeric: true,
+			step: Step{
+				Title: fmt.Sprintf("Lower retraction to 0.5–2 mm for this direct-drive extruder (the file has %s mm)", fmtNum(l)),
+				Description: fmt.Sprintf("Your sliced file retracts %s mm, a Bowden value. A direct-drive extruder needs 0.5–2 mm at 30–45 mm/s; "+
+					"long retractions pull molten plastic into the cold zone, which causes clogs and gaps after travels.", fmtNum(l)),
+			},
+		})
+	}
+	if conditions["fan_high_for_material"](f) {
+		out = append(out, ruleStep{
+			cond: "fan_high_for_material", concept: []string{"fan", "cool"}, severity: clamp01((*s.FanSpeed - 30) / 70), numeric: true,
+			step: Step{
+				Title: fmt.Sprintf("Lower the part fan to 0–20 %% for %s (the file has %s %%)", f.mat.label(), fmtNum(*s.FanSpeed)),
+				Description: fmt.Sprintf("%s shrinks as it cools: a part fan at %s %% pulls layers apart and lifts corners. Use 0–20 %% (up to 40 %% only for bridges) and keep drafts away.",
+					f.mat.label(), fmtNum(*s.FanSpeed)),
 			},
 		})
 	}

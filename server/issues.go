@@ -192,7 +192,7 @@ func (h *issuesAPI) create(c echo.Context) error {
 	}
 	is := &store.Issue{UserID: user.ID, PrinterID: &printer.ID, Category: in.Category, Description: in.Description,
 		Material: in.Material, NozzleTemp: in.NozzleTemp, BedTemp: in.BedTemp, LayerHeight: in.LayerHeight,
-		PrintSpeed: in.PrintSpeed, Infill: in.Infill, PhotoURLs: paths, AIChecklist: store.JSON(checklist),
+		PrintSpeed: in.PrintSpeed, Infill: in.Infill, PhotoURLs: paths, AIChecklist: store.JSON(checklist), SlicerSettings: slicerJSON(in.SlicerSettings),
 		Status: store.StatusPending, WorkingRecommendations: store.StringList{}, CreatedAt: now.UTC()}
 	if err := h.store.CreateIssue(ctx, is); err != nil {
 		h.refund(ctx, user.ID, netKey, now)
@@ -203,6 +203,15 @@ func (h *issuesAPI) create(c echo.Context) error {
 		return err
 	}
 	return c.JSON(http.StatusCreated, out)
+}
+
+// slicerJSON is what a saved issue keeps of its sliced file: the settings.
+func slicerJSON(s *ai.SlicerSettings) store.JSON {
+	if s == nil {
+		return nil
+	}
+	b, _ := json.Marshal(s)
+	return store.JSON(b)
 }
 
 // refund gives a credit back (and the network's, when one was taken); it

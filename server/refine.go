@@ -83,7 +83,7 @@ type resultJSON struct {
 // photos.
 func refineCanon(r ai.Request) []byte {
 	b, _ := json.Marshal([]any{r.Category, r.Description, r.Material, r.NozzleTemp, r.BedTemp,
-		r.LayerHeight, r.PrintSpeed, r.Infill, r.PrinterBrand})
+		r.LayerHeight, r.PrintSpeed, r.Infill, r.PrinterBrand, r.Slicer})
 	return b
 }
 
@@ -220,6 +220,12 @@ func (h *issuesAPI) refine(c echo.Context) error {
 	}
 	fields := issueFields{Category: is.Category, Description: is.Description, Material: is.Material, NozzleTemp: is.NozzleTemp,
 		BedTemp: is.BedTemp, LayerHeight: is.LayerHeight, PrintSpeed: is.PrintSpeed, Infill: is.Infill}
+	if len(is.SlicerSettings) > 0 {
+		var sl ai.SlicerSettings
+		if json.Unmarshal(is.SlicerSettings, &sl) == nil {
+			fields.SlicerSettings = &sl
+		}
+	}
 	req := fields.request()
 	if is.PrinterID != nil {
 		if p, err := h.store.PrinterByID(ctx, user.ID, *is.PrinterID); err == nil {

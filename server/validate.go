@@ -10,6 +10,7 @@ import (
 	_ "image/png" // register the decoder
 	"math"
 	"regexp"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -37,15 +38,52 @@ const (
 
 // issueFields are the analysis inputs common to both forms.
 type issueFields struct {
-	Category    string   `json:"category"`
-	Description string   `json:"description"`
-	Material    *string  `json:"material"`
-	NozzleTemp  *float64 `json:"nozzleTemp"`
-	BedTemp     *float64 `json:"bedTemp"`
-	LayerHeight *float64 `json:"layerHeight"`
-	PrintSpeed  *float64 `json:"printSpeed"`
-	Infill      *float64 `json:"infill"`
+	Category       string             `json:"category"`
+	Description    string             `json:"description"`
+	Material       *string            `json:"material"`
+	NozzleTemp     *float64           `json:"nozzleTemp"`
+	BedTemp        *float64           `json:"bedTemp"`
+	LayerHeight    *float64           `json:"layerHeight"`
+	PrintSpeed     *float64           `json:"printSpeed"`
+	Infill         *float64           `json:"infill"`
+	SlicerSettings *ai.SlicerSettings `json:"slicerSettings"` // read from the sliced file in the browser
 }
+
+// slicerRules are the plausible ranges of the settings a sliced file gives.
+var slicerRules = []struct {
+	name     string
+	get      func(*ai.SlicerSettings) *float64
+	min, max float64
+}{
+	{"nozzleDiameter", func(s *ai.SlicerSettings) *float64 { return s.NozzleDiameter }, 0.1, 2},
+	{"retractionLength", func(s *ai.SlicerSettings) *float64 { return s.RetractionLength }, 0, 20},
+	{"retractionSpeed", func(s *ai.SlicerSettings) *float64 { return s.RetractionSpeed }, 1, 300},
+	{"firstLayerHeight", func(s *ai.SlicerSettings) *float64 { return s.FirstLayerHeight }, 0.01, 2},
+	{"firstLayerSpeed", func(s *ai.SlicerSettings) *float64 { return s.FirstLayerSpeed }, 1, 1000},
+	{"fanSpeed", func(s *ai.SlicerSettings) *float64 { return s.FanSpeed }, 0, 100},
+	{"pressureAdvance", func(s *ai.SlicerSettings) *float64 { return s.PressureAdvance }, 0, 2},
+	{"wallSpeed", func(s *ai.SlicerSettings) *float64 { return s.WallSpeed }, 1, 2000},
+	{"travelSpeed", func(s *ai.SlicerSettings) *float64 { return s.TravelSpeed }, 1, 2000},
+	{"acceleration", func(s *ai.SlicerSettings) *float64 { return s.Acceleration }, 10, 100000},
+}
+
+// checkSlicer validates the sliced file's settings, one message per bad one.
+func checkSlicer(s *ai.SlicerSettings, fields map[string]string) {
+	if s == nil {
+		return
+	}
+	s.Slicer = strings.TrimSpace(s.Slicer)
+	if utf8.RuneCountInString(s.Slicer) > 40 || invalidChar(s.Slicer, false) != "" {
+		fields["slicerSettings.slicer"] = "The slicer name must be a short plain name"
+	}
+	for _, r := range slicerRules {
+		if v := r.get(s); v != nil && (math.IsNaN(*v) || *v < r.min || *v > r.max) {
+			fields["slicerSettings."+r.name] = fmt.Sprintf("%s must be between %s and %s", r.name, fmtFloat(r.min), fmtFloat(r.max))
+		}
+	}
+}
+
+func fmtFloat(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
 
 type numericRule struct {
 	field    string
@@ -92,6 +130,7 @@ func (f *issueFields) normalize(fields map[string]string) {
 			f.Material = &m
 		}
 	}
+	checkSlicer(f.SlicerSettings, fields)
 	vals := map[string]*float64{"nozzleTemp": f.NozzleTemp, "bedTemp": f.BedTemp, "layerHeight": f.LayerHeight, "printSpeed": f.PrintSpeed, "infill": f.Infill}
 	for _, r := range numericRules {
 		if v := vals[r.field]; v != nil && (math.IsNaN(*v) || *v < r.min || *v > r.max) {
@@ -105,7 +144,7 @@ func (f *issueFields) request() ai.Request {
 	r := ai.Request{
 		Category: f.Category, Description: f.Description,
 		NozzleTemp: f.NozzleTemp, BedTemp: f.BedTemp, LayerHeight: f.LayerHeight,
-		PrintSpeed: f.PrintSpeed, Infill: f.Infill,
+		PrintSpeed: f.PrintSpeed, Infill: f.Infill, Slicer: f.SlicerSettings,
 	}
 	if f.Material != nil {
 		r.Material = *f.Material

@@ -74,6 +74,7 @@ type Issue struct {
 	Infill                 *float64   `json:"infill"`
 	PhotoURLs              StringList `gorm:"column:photo_urls" json:"photoUrls"`
 	AIChecklist            JSON       `gorm:"column:ai_checklist" json:"aiChecklist"`
+	SlicerSettings         JSON       `gorm:"column:slicer_settings" json:"slicerSettings"` // read from the sliced file; null when none
 	Status                 string     `gorm:"default:pending" json:"status"`
 	ResolvedAt             *time.Time `json:"resolvedAt"`
 	WorkingRecommendations StringList `json:"workingRecommendations"`

@@ -92,6 +92,8 @@ export interface Issue extends IssueFields {
 export interface IssueInput extends IssueFields {
   printerId: number;
   photoUrls: string[];
+  /** Settings read from the sliced file in the browser (the file itself is never sent). */
+  slicerSettings?: Record<string, unknown> | null;
 }
 
 export interface ResolveInput {
@@ -104,6 +106,7 @@ export interface TroubleshootInput extends IssueFields {
   /** Base64 JPEG strings, downscaled to 800 px at quality 0.7. */
   images: string[];
   screenDimensions: { width: number; height: number };
+  slicerSettings?: Record<string, unknown> | null;
 }
 
 export interface PricingEntry {

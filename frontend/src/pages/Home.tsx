@@ -24,6 +24,7 @@ import { submitAnonymousAnalysis } from '../features/troubleshoot/submit';
 import { PUBLIC_USAGE_KEY, usePublicUsage } from '../features/troubleshoot/usePublicUsage';
 import { EMPTY_FORM, type TroubleshootFormValues } from '../features/troubleshoot/validation';
 import type { IssueDetails } from '../features/troubleshoot/session';
+import type { SlicerSettings } from '../features/slicedfile/parse';
 
 function valuesFromIssue(issue: IssueDetails): TroubleshootFormValues {
   return { printerBrand: issue.printerBrand ?? '', ...detailsFromIssue(issue) };
@@ -48,9 +49,9 @@ function AnonymousHome() {
   const shareId = params.get('share');
   const shared = useMemo(() => (shareId ? loadSharedIssue(shareId) : null), [shareId]);
 
-  const submit = (values: TroubleshootFormValues, photos: File[]) => {
+  const submit = (values: TroubleshootFormValues, photos: File[], slicer: SlicerSettings | null) => {
     trackLead({ content_name: 'anonymous_issue', content_category: values.category, photos: photos.length });
-    submitAnonymousAnalysis(values, photos, () => void mutate(PUBLIC_USAGE_KEY));
+    submitAnonymousAnalysis(values, photos, () => void mutate(PUBLIC_USAGE_KEY), slicer);
     navigate('/troubleshooting-results');
   };
 

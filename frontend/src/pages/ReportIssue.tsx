@@ -16,6 +16,7 @@ import { detailsFromIssue } from '../features/issueform/validation';
 import { loadSharedIssue } from '../features/troubleshoot/sharedLocal';
 import { revalidateIssues, usePrinters } from '../features/workspace/hooks';
 import { IssueForm } from '../features/workspace/IssueForm';
+import type { SlicerSettings } from '../features/slicedfile/parse';
 import { EMPTY_ISSUE_FORM, type IssueFormValues } from '../features/workspace/issueValidation';
 import { uploadErrorToast } from '../features/workspace/issueErrors';
 import { loadDraft, startIssueAnalysis, uploadPhotos } from '../features/workspace/submitIssue';
@@ -37,7 +38,7 @@ export default function ReportIssue() {
     return preselect ? { ...draft, printerId: preselect } : draft;
   });
 
-  const submit = async (values: IssueFormValues, photos: File[]) => {
+  const submit = async (values: IssueFormValues, photos: File[], slicer: SlicerSettings | null) => {
     setSubmitting(true);
     let photoUrls: string[];
     try {
@@ -49,10 +50,16 @@ export default function ReportIssue() {
     }
     trackLead({ content_name: 'issue', content_category: values.category, photos: photos.length });
     const printer = printers.find((p) => String(p.id) === values.printerId);
-    startIssueAnalysis(values, printer, photoUrls, () => {
-      revalidateIssues(mutate);
-      void refreshUser();
-    });
+    startIssueAnalysis(
+      values,
+      printer,
+      photoUrls,
+      () => {
+        revalidateIssues(mutate);
+        void refreshUser();
+      },
+      slicer,
+    );
     navigate('/troubleshooting-results');
   };
 

@@ -1,3 +1,4 @@
+import { SlicedFileImport } from '../slicedfile/SlicedFileImport';
 import { CategoryTiles } from '../troubleshoot/CategoryTiles';
 import { PhotoDropZone } from '../troubleshoot/PhotoDropZone';
 import { AdditionalDetails } from './AdditionalDetails';
@@ -10,11 +11,13 @@ interface Props {
   descriptionPlaceholder: string;
   /** The id of the 'Additional Details' panel, unique on the page. */
   detailsId: string;
+  /** The form field a sliced file's printer model fills (the anonymous form's brand). */
+  printerField?: string;
 }
 
 // IssueDetailsFields are the fields both issue forms share, below their printer field: category
 // tiles, description, photos and the optional details.
-export function IssueDetailsFields({ form, descriptionPlaceholder, detailsId }: Props) {
+export function IssueDetailsFields({ form, descriptionPlaceholder, detailsId, printerField }: Props) {
   const { values, errors, set } = form;
   return (
     <>
@@ -26,6 +29,10 @@ export function IssueDetailsFields({ form, descriptionPlaceholder, detailsId }: 
         placeholder={descriptionPlaceholder}
       />
       <PhotoDropZone files={form.photos} onChange={form.setPhotos} />
+      <SlicedFileImport
+        settings={form.slicer}
+        onRead={(s) => form.applySlicer(s, printerField as keyof IssueDetailsValues | undefined)}
+      />
       <AdditionalDetails
         id={detailsId}
         open={form.detailsOpen}

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import type { SlicerSettings } from '../slicedfile/parse';
 import { NUMERIC_RULES, type IssueDetailsValues } from './validation';
 
 // The fields under 'Additional Details': the form opens them when one of them holds a value or an error.
@@ -15,6 +16,8 @@ export function useIssueForm<V extends IssueDetailsValues>(initialValues: V) {
   const [photos, setPhotos] = useState<File[]>([]);
   const [errors, setErrors] = useState<IssueFormErrors<V>>({});
   const [detailsOpen, setDetailsOpen] = useState(() => DETAIL_KEYS.some((k) => initialValues[k] !== ''));
+  // Settings read from a sliced file (G-code or 3MF); the form fields it filled stay editable.
+  const [slicer, setSlicer] = useState<SlicerSettings | null>(null);
 
   // set changes one field and clears its error.
   const set = (field: keyof V) => (value: string) => {
@@ -36,5 +39,35 @@ export function useIssueForm<V extends IssueDetailsValues>(initialValues: V) {
 
   const toggleDetails = () => setDetailsOpen((o) => !o);
 
-  return { values, photos, setPhotos, errors, set, showErrors, detailsOpen, toggleDetails };
+  // applySlicer fills the form from a sliced file and keeps the other settings for the analysis.
+  const applySlicer = (settings: SlicerSettings | null, printerField?: keyof V) => {
+    setSlicer(settings);
+    if (!settings) return;
+    const fill: Partial<Record<keyof V, string>> = {};
+    const put = (k: keyof V, v: number | string | undefined) => {
+      if (v !== undefined && v !== '') fill[k] = String(v);
+    };
+    put('nozzleTemp' as keyof V, settings.nozzleTemp);
+    put('bedTemp' as keyof V, settings.bedTemp);
+    put('layerHeight' as keyof V, settings.layerHeight);
+    if (settings.printSpeed !== undefined && settings.printSpeed <= 300) put('printSpeed' as keyof V, settings.printSpeed);
+    put('infill' as keyof V, settings.infill);
+    put('material' as keyof V, settings.material);
+    setValues((v) => {
+      const next = { ...v, ...fill };
+      // The file's printer model fills the printer field only when it is empty.
+      if (printerField && settings.printerModel && String(v[printerField] ?? '').trim() === '') {
+        (next as Record<keyof V, unknown>)[printerField] = settings.printerModel;
+      }
+      return next;
+    });
+    setErrors((e) => {
+      const next = { ...e };
+      for (const k of Object.keys(fill) as (keyof V)[]) delete next[k];
+      return next;
+    });
+    setDetailsOpen(true);
+  };
+
+  return { values, photos, setPhotos, errors, set, showErrors, detailsOpen, toggleDetails, slicer, applySlicer };
 }

@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AuthContext, signedOutState } from '../../auth/context';
 import Home from '../../pages/Home';
 import { renderWithProviders, stubFetch } from '../../test/render';
+import orcaGcode from '../slicedfile/testdata/orca-ender3.gcode?raw';
 import { rememberSharedIssue } from './sharedLocal';
 
 // fill pastes the text in one event: typing key by key re-renders the whole form every time.
@@ -105,6 +106,26 @@ describe('home screen', { timeout: 15_000 }, () => {
       images: [],
       screenDimensions: { width: expect.any(Number), height: expect.any(Number) },
     });
+  });
+
+  it('reads the settings from a sliced file, fills the form and sends the extra settings', async () => {
+    const fetch = stubFetch({ '/api/public-usage': { currentUsage: 0 }, '/api/troubleshoot': result });
+    renderHome();
+    const user = userEvent.setup();
+    await screen.findByLabelText(/Printer Brand\/Model/);
+    await user.upload(screen.getByTestId('sliced-file-input'), new File([orcaGcode], 'benchy.gcode'));
+    const read = await screen.findByTestId('sliced-settings');
+    expect(read).toHaveTextContent('benchy.gcode (OrcaSlicer)');
+    expect(read).toHaveTextContent('Retraction 0.8 mm');
+    expect(screen.getByLabelText('Nozzle Temperature')).toHaveValue(205);
+    expect(screen.getByLabelText(/Printer Brand\/Model/)).toHaveValue('Creality Ender-3 V2');
+    await fill(user, screen.getByLabelText(/Detailed Description/), 'Fine hairs between the towers.');
+    await user.click(screen.getByRole('button', { name: 'Analyze Issue' }));
+    await waitFor(() => expect(fetch.mock.calls.some(([url]) => String(url).endsWith('/api/troubleshoot'))).toBe(true));
+    const call = fetch.mock.calls.find(([url]) => String(url).endsWith('/api/troubleshoot'))!;
+    const sent = JSON.parse(String(((call as unknown[])[1] as RequestInit).body));
+    expect(sent).toMatchObject({ nozzleTemp: 205, bedTemp: 60, infill: 20, material: 'PLA' });
+    expect(sent.slicerSettings).toMatchObject({ slicer: 'OrcaSlicer', retractionLength: 0.8, retractionSpeed: 40, pressureAdvance: 0 });
   });
 
   it('loads a locally stored shared issue from the share parameter', async () => {

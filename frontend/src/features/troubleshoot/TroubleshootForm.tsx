@@ -5,12 +5,13 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import AutoAwesomeRounded from '@mui/icons-material/AutoAwesomeRounded';
 import { IssueDetailsFields } from '../issueform/IssueDetailsFields';
+import type { SlicerSettings } from '../slicedfile/parse';
 import { useIssueForm } from '../issueform/useIssueForm';
 import { EMPTY_FORM, validateTroubleshootForm, type TroubleshootFormValues } from './validation';
 
 interface Props {
   initialValues?: TroubleshootFormValues;
-  onSubmit: (values: TroubleshootFormValues, photos: File[]) => void;
+  onSubmit: (values: TroubleshootFormValues, photos: File[], slicer: SlicerSettings | null) => void;
   submitting?: boolean;
 }
 
@@ -21,7 +22,7 @@ export function TroubleshootForm({ initialValues = EMPTY_FORM, onSubmit, submitt
 
   const handleSubmit = (e: FormEvent) => {
     e.preventDefault();
-    if (form.showErrors(validateTroubleshootForm(values))) onSubmit(values, form.photos);
+    if (form.showErrors(validateTroubleshootForm(values))) onSubmit(values, form.photos, form.slicer);
   };
 
   return (
@@ -43,6 +44,7 @@ export function TroubleshootForm({ initialValues = EMPTY_FORM, onSubmit, submitt
           form={form}
           descriptionPlaceholder="What went wrong? When did it start, what does it look like, what have you already tried? e.g. 'The first layer won't stick in the corners and the edges curl up after a few layers.'"
           detailsId="additional-details"
+          printerField="printerBrand"
         />
         <Button
           type="submit"

@@ -3,6 +3,7 @@
 // storage and the results screen polls for it every 0.5 s.
 
 import type { TroubleshootingResult } from '../../api/client';
+import type { SlicerSettings } from '../slicedfile/parse';
 
 // IssueDetails is what the results screen shows under 'Original Issue Details'. A saved issue of a
 // signed-in user also carries its id and status (used for 'Mark as Resolved').
@@ -24,6 +25,8 @@ export interface IssueDetails {
   printSpeed?: number | null;
   infill?: number | null;
   photos?: string[];
+  /** Settings read from the sliced file, sent with the analysis (and with its refinements). */
+  slicerSettings?: SlicerSettings | null;
 }
 
 export const WAITING_KEY = 'analysisPending';

@@ -1,12 +1,14 @@
 import { troubleshoot, type TroubleshootInput } from '../../api/client';
 import { issueFields } from '../issueform/validation';
+import { apiSlicerSettings } from '../slicedfile/SlicedFileImport';
+import type { SlicerSettings } from '../slicedfile/parse';
 import { downscaleImage, stripDataUrl } from './images';
 import { attachPhotos, startAnalysis, type IssueDetails } from './session';
 import type { TroubleshootFormValues } from './validation';
 
 // issueFromForm is the issue as the results screen shows it.
-export function issueFromForm(v: TroubleshootFormValues): IssueDetails {
-  return { printerBrand: v.printerBrand.trim(), ...issueFields(v), photos: [] };
+export function issueFromForm(v: TroubleshootFormValues, slicer: SlicerSettings | null = null): IssueDetails {
+  return { printerBrand: v.printerBrand.trim(), ...issueFields(v), photos: [], slicerSettings: slicer };
 }
 
 export function buildPayload(issue: IssueDetails, images: string[]): TroubleshootInput {
@@ -22,13 +24,19 @@ export function buildPayload(issue: IssueDetails, images: string[]): Troubleshoo
     printerBrand: issue.printerBrand ?? '',
     images,
     screenDimensions: { width: window.screen?.width ?? 0, height: window.screen?.height ?? 0 },
+    ...(issue.slicerSettings ? { slicerSettings: apiSlicerSettings(issue.slicerSettings) } : {}),
   };
 }
 
 // submitAnonymousAnalysis starts the analysis in the background; the caller navigates to the
 // results screen at once. onSettled runs after success or failure (to refresh the credits badge).
-export function submitAnonymousAnalysis(values: TroubleshootFormValues, photos: File[], onSettled: () => void): void {
-  const issue = issueFromForm(values);
+export function submitAnonymousAnalysis(
+  values: TroubleshootFormValues,
+  photos: File[],
+  onSettled: () => void,
+  slicer: SlicerSettings | null = null,
+): void {
+  const issue = issueFromForm(values, slicer);
   startAnalysis(issue, async () => {
     try {
       const dataUrls = await Promise.all(photos.map(downscaleImage));

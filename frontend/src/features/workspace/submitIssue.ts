@@ -5,6 +5,8 @@ import { ISSUE_KEY, startAnalysis, type IssueDetails } from '../troubleshoot/ses
 import { issuePayload, type IssueFormValues } from './issueValidation';
 import { issueDetails, resultOf } from './savedIssue';
 import { resizeForUpload } from '../troubleshoot/images';
+import { apiSlicerSettings } from '../slicedfile/SlicedFileImport';
+import type { SlicerSettings } from '../slicedfile/parse';
 
 export const DRAFT_KEY = 'layerfix.issueDraft';
 
@@ -45,8 +47,9 @@ export function startIssueAnalysis(
   printer: Printer | undefined,
   photoUrls: string[],
   onSaved: () => void,
+  slicer: SlicerSettings | null = null,
 ): void {
-  const payload = issuePayload(values, photoUrls);
+  const payload = { ...issuePayload(values, photoUrls), ...(slicer ? { slicerSettings: apiSlicerSettings(slicer) } : {}) };
   const pending: IssueDetails = {
     printerName: printer?.name,
     printerBrand: printer?.brand,
