@@ -232,7 +232,7 @@ describe('analytics', () => {
     }
   });
 
-  test('with ids it loads GA4 and the pixel and tracks route changes and pricing views', async () => {
+  test('with ids it asks first, then loads GA4 and the pixel and sends route templates only', async () => {
     const server = await startServer({
       env: { LAYERFIX_GA_MEASUREMENT_ID: 'G-E2ETEST', LAYERFIX_META_PIXEL_ID: '123456789' },
     });
@@ -247,6 +247,13 @@ describe('analytics', () => {
       });
       await page.goto(`${server.baseURL}/features`);
       await page.getByText('Fix Every Print').waitFor();
+      // No consent yet: nothing of Google's or Meta's is loaded.
+      const banner = page.getByRole('region', { name: 'Analytics consent' });
+      await banner.waitFor();
+      assert.ok(!requested.some((u) => /googletagmanager|facebook/.test(u)), 'a third party was contacted before consent');
+      assert.equal(await page.evaluate(() => typeof window.gtag + typeof window.fbq), 'undefinedundefined');
+      await banner.getByRole('button', { name: 'Accept' }).click();
+      await banner.waitFor({ state: 'detached' });
       await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Pricing' }).click();
       // 'Get Started Free' is on /features too: wait for the pricing page itself.
       await page.waitForURL(/\/pricing$/);
@@ -259,23 +266,24 @@ describe('analytics', () => {
       assert.ok(requested.includes('https://connect.facebook.net/en_US/fbevents.js'), 'fbevents.js requested');
       assert.deepEqual(cspViolations, []);
 
-      // The third-party hosts are unreachable here, so the stubs keep their queues.
-      const { pageViews, pixel } = await page.evaluate(() => ({
-        pageViews: window.dataLayer
-          .map((a) => Array.from(a))
-          .filter((a) => a[0] === 'event' && a[1] === 'page_view')
-          .map((a) => a[2].page_path),
-        pixel: window.fbq.queue.map((a) => [a[0], a[1], a[3]?.eventID ?? null]),
-      }));
-      assert.deepEqual(pageViews, ['/features', '/pricing']);
-      const viewContent = pixel.filter((e) => e[0] === 'track' && e[1] === 'ViewContent');
-      assert.equal(viewContent.length, 1);
-      assert.match(viewContent[0][2], /^lf_\d+_/);
-      assert.equal(pixel.filter((e) => e[1] === 'PageView').length, 2);
+      // A reset code and a share id never reach the analytics queues or a third-party request.
+      const code = 'resetCode1234567890abcdefghijklmnopqrstuvwxyz';
+      await page.goto(`${server.baseURL}/login?mode=reset&oobCode=${code}`);
+      await page.waitForFunction(() => !window.location.search.includes('oobCode'));
+      await page.goto(`${server.baseURL}/share/AAAAAAAAAAAAAAAAAAAAAAAA`);
+      await page.waitForFunction(() =>
+        (window.dataLayer || []).some((a) => a[0] === 'event' && a[1] === 'page_view' && a[2]?.page_path === '/share/:shareId'),
+      );
+      const sent = await page.evaluate(() => JSON.stringify([window.dataLayer.map((a) => Array.from(a)), window.fbq.queue]));
+      for (const secret of [code, 'AAAAAAAAAAAAAAAAAAAAAAAA', 'oobCode']) {
+        assert.ok(!sent.includes(secret), `${secret} was queued for analytics`);
+        assert.ok(!requested.some((u) => /googletagmanager|facebook/.test(u) && u.includes(secret)), `${secret} was sent to a third party`);
+      }
       assert.deepEqual(errors.map(String), []);
     } finally {
       await browser.close();
       await server.stop();
     }
   });
+
 });

@@ -92,8 +92,6 @@ describe('signed-in workspace', () => {
     const created = page.waitForResponse((r) => r.url().endsWith('/api/issues') && r.request().method() === 'POST');
     await page.getByRole('button', { name: 'Analyze Issue' }).click();
     assert.equal((await uploaded).status(), 200);
-    // The browser resized the photo to a JPEG before sending it.
-    assert.match((await uploaded).request().postDataBuffer()?.toString('latin1') ?? '', /filename="warp\.jpg"\r\nContent-Type: image\/jpeg/);
     assert.equal((await created).status(), 201);
     await page.waitForURL('**/troubleshooting-results');
     await page.getByRole('heading', { name: 'Issue Analysis' }).waitFor({ timeout: 20_000 });

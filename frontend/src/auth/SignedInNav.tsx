@@ -119,7 +119,8 @@ export function SignedInNav() {
   const handleSignOut = () => {
     closeAll();
     setSigningOut(true);
-    navigate('/');
+    // The state tells / not to send the (still signed-in) maker to their issue form.
+    navigate('/', { state: { signingOut: true } });
   };
 
   return (

@@ -2,7 +2,7 @@
 // maker who lands here (the logo, 'Back to Home', 'Try It Free') is sent to their own issue form
 // and credits instead of the anonymous allowance.
 import { useMemo } from 'react';
-import { Navigate, useNavigate, useSearchParams } from 'react-router-dom';
+import { Navigate, useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import { useSWRConfig } from 'swr';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
@@ -33,8 +33,9 @@ function valuesFromIssue(issue: IssueDetails): TroubleshootFormValues {
 export default function Home() {
   const { user, loading } = useAuth();
   const [params] = useSearchParams();
+  const signingOut = (useLocation().state as { signingOut?: boolean } | null)?.signingOut === true;
   if (loading) return <PageLoader />;
-  if (user) {
+  if (user && !signingOut) {
     const share = params.get('share');
     return <Navigate to={share ? `/report-issue?share=${encodeURIComponent(share)}` : '/report-issue'} replace />;
   }
