@@ -154,10 +154,7 @@ func (t *troubleshootAPI) refine(c echo.Context) error {
 	if err := bindJSON(c, &in); err != nil {
 		return err
 	}
-	fields := map[string]string{}
-	in.normalize(fields)
-	in.PrinterBrand = strings.TrimSpace(in.PrinterBrand)
-	if len(fields) > 0 {
+	if fields := in.validate(); len(fields) > 0 {
 		return validationErr(fields)
 	}
 	if e := checkAnswers(in.Answers, t.refiner.QuestionIDs()); e != nil {

@@ -45,6 +45,22 @@ type troubleshootRequest struct {
 	} `json:"screenDimensions"`
 }
 
+// validate normalises the fields and returns a message per bad one.
+func (in *troubleshootRequest) validate() map[string]string {
+	fields := map[string]string{}
+	in.normalize(fields)
+	in.PrinterBrand = strings.TrimSpace(in.PrinterBrand)
+	switch {
+	case in.PrinterBrand == "":
+		fields["printerBrand"] = "Please enter your printer brand"
+	case utf8.RuneCountInString(in.PrinterBrand) > maxPrinterBrand:
+		fields["printerBrand"] = "Brand must be less than 100 characters"
+	case textProblem("Brand", in.PrinterBrand, false) != "":
+		fields["printerBrand"] = textProblem("Brand", in.PrinterBrand, false)
+	}
+	return fields
+}
+
 func (t *troubleshootAPI) troubleshoot(c echo.Context) error {
 	// An address that has used its allowance is answered before its body is
 	// read (the count is checked again, atomically, when the credit is taken).
@@ -68,17 +84,7 @@ func (t *troubleshootAPI) troubleshoot(c echo.Context) error {
 	if err := bindJSON(c, &in); err != nil {
 		return err
 	}
-	fields := map[string]string{}
-	in.normalize(fields)
-	in.PrinterBrand = strings.TrimSpace(in.PrinterBrand)
-	switch {
-	case in.PrinterBrand == "":
-		fields["printerBrand"] = "Please enter your printer brand"
-	case utf8.RuneCountInString(in.PrinterBrand) > maxPrinterBrand:
-		fields["printerBrand"] = "Brand must be less than 100 characters"
-	case textProblem("Brand", in.PrinterBrand, false) != "":
-		fields["printerBrand"] = textProblem("Brand", in.PrinterBrand, false)
-	}
+	fields := in.validate()
 	// Only headers are read before the credit: an over-limit client never
 	// gets a pixel decoded.
 	var pending []pendingImage

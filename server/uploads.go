@@ -18,7 +18,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -53,9 +52,7 @@ type photosAPI struct {
 	basePath string
 	now      func() time.Time
 	log      *slog.Logger
-
-	mu  sync.Mutex
-	key []byte
+	keys     *keyring
 }
 
 const (
@@ -75,27 +72,9 @@ func newPhotoID() string {
 	return hex.EncodeToString(b)
 }
 
-// signingKey loads (or creates) the URL signing key once.
+// signingKey is the photo URL signing key (created once, kept in the database).
 func (p *photosAPI) signingKey(ctx context.Context) ([]byte, error) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.key != nil {
-		return p.key, nil
-	}
-	fresh := make([]byte, 32)
-	if _, err := rand.Read(fresh); err != nil {
-		panic(err)
-	}
-	secret, err := p.store.ServerKey(ctx, photoKeyName, hex.EncodeToString(fresh))
-	if err != nil {
-		return nil, err
-	}
-	key, err := hex.DecodeString(secret)
-	if err != nil || len(key) < 16 {
-		return nil, fmt.Errorf("server key %s is not a hex secret", photoKeyName)
-	}
-	p.key = key
-	return key, nil
+	return p.keys.key(ctx, photoKeyName)
 }
 
 func photoSignature(key []byte, id string, owner, exp int64) string {

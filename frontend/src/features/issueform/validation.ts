@@ -1,6 +1,7 @@
 // Client-side rules that both issue forms share (SPEC section 5 "Signed-in issue form"; the
 // anonymous form has "the same rules"): category, description, material and the numeric fields.
 // Each form adds only its own printer field: a typed brand or a chosen printer.
+import type { IssueDetails } from '../troubleshoot/session';
 import { charsError } from './chars';
 import type { IssueFields } from '../../api/client';
 
@@ -30,16 +31,7 @@ export const EMPTY_DETAILS: IssueDetailsValues = {
 };
 
 // detailsFromIssue fills the form fields from an issue (a shared issue loaded back into a form).
-export function detailsFromIssue(issue: {
-  category: string;
-  description: string;
-  material?: string | null;
-  nozzleTemp?: number | null;
-  bedTemp?: number | null;
-  layerHeight?: number | null;
-  printSpeed?: number | null;
-  infill?: number | null;
-}): IssueDetailsValues {
+export function detailsFromIssue(issue: IssueDetails): IssueDetailsValues {
   const num = (v: number | null | undefined) => (v === null || v === undefined ? '' : String(v));
   return {
     category: issue.category || EMPTY_DETAILS.category,
