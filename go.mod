@@ -10,6 +10,8 @@ require (
 	gorm.io/gorm v1.31.2
 )
 
+require github.com/andybalholm/brotli v1.2.8
+
 require (
 	cel.dev/expr v0.23.1 // indirect
 	cloud.google.com/go v0.121.0 // indirect
@@ -71,7 +73,7 @@ require (
 	golang.org/x/image v0.47.0
 	golang.org/x/net v0.60.0 // indirect
 	golang.org/x/oauth2 v0.30.0 // indirect
-	golang.org/x/sync v0.24.0 // indirect
+	golang.org/x/sync v0.24.0
 	golang.org/x/sys v0.49.0 // indirect
 	golang.org/x/text v0.43.0 // indirect
 	golang.org/x/time v0.15.0 // indirect

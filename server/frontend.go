@@ -41,6 +41,7 @@ type spa struct {
 	files    fs.FS
 	index    []byte
 	basePath string
+	cache    assetCache
 }
 
 func newSPA(files fs.FS, basePath string, rc RuntimeConfig) (*spa, error) {
@@ -93,10 +94,23 @@ func (s *spa) file(c echo.Context, name, ext string) error {
 	if ctype == "" {
 		ctype = "application/octet-stream"
 	}
+	h := c.Response().Header()
 	if strings.HasPrefix(name, "assets/") {
-		c.Response().Header().Set("Cache-Control", "public, max-age=31536000, immutable")
+		h.Set("Cache-Control", "public, max-age=31536000, immutable")
 	} else {
-		c.Response().Header().Set("Cache-Control", "public, max-age=3600")
+		h.Set("Cache-Control", "public, max-age=3600")
 	}
-	return c.Blob(http.StatusOK, ctype, b)
+	enc := s.cache.get(name, b, compressible(ctype))
+	body, encoding, etag := enc.pick(c.Request().Header.Get("Accept-Encoding"))
+	if enc.gzip != nil || enc.br != nil {
+		h.Add("Vary", "Accept-Encoding")
+	}
+	h.Set("ETag", etag)
+	if match := c.Request().Header.Get("If-None-Match"); match != "" && strings.Contains(match, etag) {
+		return c.NoContent(http.StatusNotModified)
+	}
+	if encoding != "" {
+		h.Set("Content-Encoding", encoding)
+	}
+	return c.Blob(http.StatusOK, ctype, body)
 }

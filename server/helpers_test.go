@@ -22,6 +22,7 @@ import (
 var testFrontend = fstest.MapFS{
 	"index.html":              {Data: []byte("<!doctype html><html><head><!--layerfix:head--><title>Layerfix</title></head><body><div id=root></div></body></html>")},
 	"assets/index-abc123.js":  {Data: []byte("console.log('app')")},
+	"assets/vendor-def456.js": {Data: bytes.Repeat([]byte("export const layerfix = 'fix every print';\n"), 200)},
 	"assets/index-abc123.css": {Data: []byte("body{}")},
 	"favicon.svg":             {Data: []byte("<svg/>")},
 }

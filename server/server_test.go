@@ -1,9 +1,13 @@
 package server
 
 import (
+	"bytes"
+	"compress/gzip"
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
+	"io/fs"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -12,6 +16,8 @@ import (
 	"time"
 
 	"github.com/layerfix/layerfix/ai"
+
+	"github.com/andybalholm/brotli"
 )
 
 // Every route of SPEC section 2 is served by the app.
@@ -60,6 +66,45 @@ func TestStaticAssets(t *testing.T) {
 		if w := ts.do(t, "GET", p, ""); w.Code != 404 {
 			t.Errorf("GET %s: %d, want 404", p, w.Code)
 		}
+	}
+}
+
+// TestAssetsPrecompressed: JavaScript goes as brotli or gzip as the browser
+// accepts, with an ETag per encoding and 304 for a cached copy.
+func TestAssetsPrecompressed(t *testing.T) {
+	ts := newTestServer(t, nil, nil)
+	want, _ := fs.ReadFile(testFrontend, "assets/vendor-def456.js")
+	get := func(accept string, hdr ...string) *httptest.ResponseRecorder {
+		return ts.do(t, "GET", "/assets/vendor-def456.js", "", append([]string{"Accept-Encoding", accept}, hdr...)...)
+	}
+	br := get("gzip, deflate, br")
+	if br.Header().Get("Content-Encoding") != "br" || br.Header().Get("Vary") != "Accept-Encoding" || br.Body.Len() >= len(want) {
+		t.Fatalf("brotli: %v, %d bytes", br.Header(), br.Body.Len())
+	}
+	if got, _ := io.ReadAll(brotli.NewReader(br.Body)); !bytes.Equal(got, want) {
+		t.Fatal("brotli body does not decode to the file")
+	}
+	gz := get("gzip")
+	zr, err := gzip.NewReader(gz.Body)
+	if err != nil || gz.Header().Get("Content-Encoding") != "gzip" {
+		t.Fatalf("gzip: %v %v", gz.Header(), err)
+	}
+	if got, _ := io.ReadAll(zr); !bytes.Equal(got, want) {
+		t.Fatal("gzip body does not decode to the file")
+	}
+	plain := get("identity")
+	if plain.Header().Get("Content-Encoding") != "" || !bytes.Equal(plain.Body.Bytes(), want) {
+		t.Fatalf("identity: %v", plain.Header())
+	}
+	if get("gzip, br;q=0").Header().Get("Content-Encoding") != "gzip" {
+		t.Fatal("br;q=0 was sent brotli")
+	}
+	etags := map[string]bool{br.Header().Get("ETag"): true, gz.Header().Get("ETag"): true, plain.Header().Get("ETag"): true}
+	if len(etags) != 3 {
+		t.Fatalf("the encodings share an ETag: %v", etags)
+	}
+	if w := get("br", "If-None-Match", br.Header().Get("ETag")); w.Code != 304 || w.Body.Len() != 0 {
+		t.Fatalf("If-None-Match: %d", w.Code)
 	}
 }
 
