@@ -15,9 +15,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/layerfix/layerfix/ai"
-
 	"github.com/andybalholm/brotli"
+
+	"github.com/layerfix/layerfix/ai"
 )
 
 // Every route of SPEC section 2 is served by the app.
