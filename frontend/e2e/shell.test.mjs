@@ -92,6 +92,8 @@ describe('app shell', () => {
       await nav.getByRole('link', { name: 'Pricing' }).click();
       await page.waitForURL(/\/pricing$/);
       await page.getByText('Get Started Free').first().waitFor();
+      // The link's state follows the route: wait for it rather than race a busy machine.
+      await nav.locator('a[aria-current="page"]', { hasText: 'Pricing' }).waitFor();
       assert.equal(await nav.getByRole('link', { name: 'Pricing' }).getAttribute('aria-current'), 'page');
       assert.equal(await nav.getByRole('link', { name: 'Features' }).getAttribute('aria-current'), null);
       await page.locator('footer').getByRole('link', { name: 'Privacy Policy' }).click();
