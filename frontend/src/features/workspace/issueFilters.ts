@@ -6,7 +6,7 @@ export type StatusFilter = 'all' | 'open' | 'pending' | 'in-progress' | 'resolve
 
 export const STATUS_FILTERS: readonly { value: StatusFilter; label: string }[] = [
   { value: 'all', label: 'All' },
-  { value: 'open', label: 'Open (not resolved)' },
+  { value: 'open', label: 'Open' },
   { value: 'pending', label: 'Pending' },
   { value: 'in-progress', label: 'In Progress' },
   { value: 'resolved', label: 'Resolved' },
