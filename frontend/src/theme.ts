@@ -21,10 +21,11 @@ export const theme = createTheme({
   colorSchemes: {
     light: {
       palette: {
-        primary: { main: '#ea580c', light: '#fb923c', dark: '#c2410c', contrastText: '#ffffff' },
+        // Darker than the brand's #ea580c so text and filled buttons pass WCAG AA (4.5:1) on white.
+        primary: { main: '#c2410c', light: '#ea580c', dark: '#9a3412', contrastText: '#ffffff' },
         secondary: { main: '#0f766e', contrastText: '#ffffff' },
-        success: { main: '#16a34a' },
-        warning: { main: '#d97706' },
+        success: { main: '#15803d', contrastText: '#ffffff' },
+        warning: { main: '#b45309', contrastText: '#ffffff' },
         error: { main: '#dc2626' },
         info: { main: '#2563eb' },
         background: { default: '#f8fafc', paper: '#ffffff' },

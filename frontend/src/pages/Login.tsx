@@ -362,7 +362,7 @@ function LoginScreen() {
                 )}
                 {mode === 'signin' && (
                   <Box sx={{ textAlign: 'right', mt: '-4px !important' }}>
-                    <Link component="button" type="button" variant="body2" onClick={() => switchTo('reset')}>
+                    <Link component="button" type="button" variant="body2" onClick={() => switchTo('reset')} sx={{ minHeight: 24, px: 0.5 }}>
                       Forgot password?
                     </Link>
                   </Box>

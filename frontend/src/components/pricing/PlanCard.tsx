@@ -45,7 +45,7 @@ export function PlanCard({ plan, loading = false, action }: Props) {
         />
       )}
       <CardContent sx={{ p: 3, flexGrow: 1, display: 'flex', flexDirection: 'column' }}>
-        <Typography variant="h6" component="h3">
+        <Typography variant="h6" component="h2">
           {plan.name}
         </Typography>
         <Typography variant="body2" color="text.secondary" sx={{ minHeight: 40 }}>
@@ -65,6 +65,7 @@ export function PlanCard({ plan, loading = false, action }: Props) {
         </Box>
         <Typography
           variant="subtitle2"
+          component="p"
           data-testid="plan-limit"
           sx={{ mb: 1.5, px: 1.5, py: 0.75, borderRadius: 2, bgcolor: 'action.hover', fontWeight: 700 }}
         >
