@@ -24,7 +24,7 @@ RUN CGO_ENABLED=1 go build -trimpath -ldflags "-s -w -X main.version=${VERSION}"
 # 3. A slim runtime as a non-root user.
 FROM debian:bookworm-slim
 RUN apt-get update \
- && apt-get install -y --no-install-recommends ca-certificates curl tzdata \
+ && apt-get install -y --no-install-recommends ca-certificates tzdata \
  && rm -rf /var/lib/apt/lists/* \
  && groupadd --system --gid 10001 layerfix \
  && useradd --system --uid 10001 --gid layerfix --home-dir /data --shell /usr/sbin/nologin layerfix \
@@ -36,6 +36,7 @@ ENV LAYERFIX_ADDR=:8080 \
 VOLUME /data
 EXPOSE 8080
 USER layerfix:layerfix
+# The binary asks its own /healthz, following LAYERFIX_ADDR and the base path: no curl needed.
 HEALTHCHECK --interval=30s --timeout=5s --start-period=10s --retries=3 \
-  CMD curl -fsS http://127.0.0.1:8080/healthz || exit 1
+  CMD ["/usr/local/bin/layerfix", "healthcheck"]
 ENTRYPOINT ["/usr/local/bin/layerfix"]

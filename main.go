@@ -9,11 +9,14 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
+	"net/http"
 	"os"
 	"os/signal"
 	"runtime/debug"
+	"strings"
 	"syscall"
 	"time"
 
@@ -35,10 +38,30 @@ func main() {
 	}
 }
 
+// usage lists the subcommands; each one's flags are the server's (-h after it).
+const usage = `layerfix: the Layerfix server (see README.md)
+
+Usage:
+  layerfix [serve] [flags]      run the server (the default)
+  layerfix version              print the version (also --version, -version)
+  layerfix healthcheck [flags]  ask this configuration's /healthz; exit 0 when healthy (for Docker)
+  layerfix user list|set-tier|reset-password ...   manage accounts from the command line
+
+Every flag is also a LAYERFIX_* variable; "layerfix serve -h" lists them.
+`
+
 func run(args []string) error {
 	cmd := "serve"
-	if len(args) > 0 && (args[0] == "serve" || args[0] == "version" || args[0] == "user") {
-		cmd, args = args[0], args[1:]
+	if len(args) > 0 {
+		switch args[0] {
+		case "serve", "version", "user", "healthcheck":
+			cmd, args = args[0], args[1:]
+		case "--version", "-version", "-v":
+			cmd, args = "version", args[1:]
+		case "-h", "--help", "-help", "help":
+			fmt.Fprint(os.Stdout, usage)
+			return nil
+		}
 	}
 	switch cmd {
 	case "user":
@@ -46,9 +69,35 @@ func run(args []string) error {
 	case "version":
 		fmt.Println(buildVersion())
 		return nil
+	case "healthcheck":
+		return healthcheck(args, os.Getenv)
 	default:
 		return serve(args)
 	}
+}
+
+// healthcheck asks the server of this configuration (LAYERFIX_ADDR and the
+// base path) for /healthz, so a container needs no curl.
+func healthcheck(args []string, getenv func(string) string) error {
+	cfg, err := server.LoadConfig(args, getenv)
+	if err != nil {
+		return err
+	}
+	host, port, _ := net.SplitHostPort(cfg.Addr)
+	if host == "" || host == "0.0.0.0" || host == "::" {
+		host = "127.0.0.1"
+	}
+	c := &http.Client{Timeout: 5 * time.Second}
+	res, err := c.Get("http://" + net.JoinHostPort(host, port) + cfg.BasePath + "/healthz")
+	if err != nil {
+		return fmt.Errorf("healthcheck: %w", err)
+	}
+	defer res.Body.Close()
+	if res.StatusCode != http.StatusOK {
+		body, _ := io.ReadAll(io.LimitReader(res.Body, 512))
+		return fmt.Errorf("healthcheck: %s %s", res.Status, strings.TrimSpace(string(body)))
+	}
+	return nil
 }
 
 func buildVersion() string {
@@ -61,8 +110,8 @@ func buildVersion() string {
 	return version
 }
 
-func newLogger(format string) *slog.Logger {
-	opts := &slog.HandlerOptions{Level: slog.LevelInfo}
+func newLogger(format string, level slog.Level) *slog.Logger {
+	opts := &slog.HandlerOptions{Level: level}
 	if format == "json" {
 		return slog.New(slog.NewJSONHandler(os.Stderr, opts))
 	}
@@ -75,7 +124,7 @@ func serve(args []string) error {
 		return err
 	}
 	cfg.Version = buildVersion()
-	log := newLogger(cfg.LogFormat)
+	log := newLogger(cfg.LogFormat, cfg.LogLevel)
 	slog.SetDefault(log)
 	log.Info("starting layerfix", append([]any{"version", cfg.Version, "memory_limit", applyMemoryLimit(os.Getenv)}, cfg.Printable()...)...)
 
@@ -118,7 +167,9 @@ func serve(args []string) error {
 	// Start-up (knowledge base, dictionary, migrations) leaves garbage
 	// behind; hand it back before idling, which matters on a Pi.
 	debug.FreeOSMemory()
-	return srv.Serve(ctx, l)
+	err = srv.Serve(ctx, l)
+	log.Info("stopped", "err", err)
+	return err
 }
 
 // newAnalyzer is the built-in engine, or Gemini grounded in it and falling

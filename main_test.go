@@ -147,3 +147,27 @@ func TestSoftMemoryLimit(t *testing.T) {
 		t.Errorf("an operator's GOMEMLIMIT was not respected: %s", got)
 	}
 }
+
+func TestVersionFlagsAndHealthcheck(t *testing.T) {
+	for _, args := range [][]string{{"--version"}, {"-version"}, {"version"}, {"-h"}} {
+		if err := run(args); err != nil {
+			t.Errorf("%v: %v", args, err)
+		}
+	}
+	ok := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/fix/healthz" {
+			w.WriteHeader(404)
+			return
+		}
+		w.Write([]byte(`{"status":"ok"}`))
+	}))
+	defer ok.Close()
+	env := map[string]string{"LAYERFIX_ADDR": strings.TrimPrefix(ok.URL, "http://"), "LAYERFIX_BASE_PATH": "/fix"}
+	if err := healthcheck(nil, func(k string) string { return env[k] }); err != nil {
+		t.Fatalf("healthy server: %v", err)
+	}
+	env["LAYERFIX_BASE_PATH"] = ""
+	if err := healthcheck(nil, func(k string) string { return env[k] }); err == nil {
+		t.Fatal("a 404 counted as healthy")
+	}
+}

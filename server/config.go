@@ -4,6 +4,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"log/slog"
 	"net"
 	"net/mail"
 	"net/url"
@@ -57,7 +58,8 @@ type Config struct {
 
 	Learn bool // the built-in engine learns from fixes makers confirm
 
-	LogFormat string // text or json
+	LogFormat string     // text or json
+	LogLevel  slog.Level // debug, info, warn or error
 	Version   string
 }
 
@@ -356,6 +358,12 @@ func settings() []setting {
 			c.StripeAPIBase = strings.TrimRight(v, "/")
 			return nil
 		}},
+		{"log-level", "LAYERFIX_LOG_LEVEL", "info", "log level: debug, info, warn or error (health probes log at debug)", false, func(c *Config, v string) error {
+			if err := c.LogLevel.UnmarshalText([]byte(strings.TrimSpace(v))); err != nil {
+				return fmt.Errorf("%q is not debug, info, warn or error", v)
+			}
+			return nil
+		}},
 		{"log-format", "LAYERFIX_LOG_FORMAT", "text", "log format: text or json", false, func(c *Config, v string) error {
 			if v != "text" && v != "json" {
 				return fmt.Errorf("%q is not text or json", v)
@@ -449,7 +457,7 @@ func (c *Config) Printable() []any {
 		"LAYERFIX_GA_MEASUREMENT_ID": c.GAMeasurementID, "LAYERFIX_META_PIXEL_ID": c.MetaPixelID,
 		"LAYERFIX_GEMINI_API_KEY": c.GeminiAPIKey, "LAYERFIX_GEMINI_MODEL": c.GeminiModel,
 		"LAYERFIX_GEMINI_BASE_URL": c.GeminiBaseURL, "LAYERFIX_GEMINI_TIMEOUT": c.GeminiTimeout.String(),
-		"LAYERFIX_AI_FALLBACK": onOff(c.AIFallback), "LAYERFIX_LEARN": onOff(c.Learn), "LAYERFIX_ANON_IPV6_PREFIX": strconv.Itoa(c.IPv6Prefix),
+		"LAYERFIX_AI_FALLBACK": onOff(c.AIFallback), "LAYERFIX_LOG_LEVEL": c.LogLevel.String(), "LAYERFIX_LEARN": onOff(c.Learn), "LAYERFIX_ANON_IPV6_PREFIX": strconv.Itoa(c.IPv6Prefix),
 		"LAYERFIX_NETWORK_MONTHLY_LIMIT": anonString(c.NetworkLimit), "LAYERFIX_REQUIRE_VERIFIED": onOff(c.RequireVerified), "LAYERFIX_LOG_FORMAT": c.LogFormat,
 		"LAYERFIX_AUTH_MODE": c.AuthMode, "LAYERFIX_FIREBASE_PROJECT_ID": c.FirebaseProjectID,
 		"LAYERFIX_FIREBASE_API_KEY": c.FirebaseAPIKey, "LAYERFIX_FIREBASE_AUTH_DOMAIN": c.FirebaseAuthDomain,

@@ -95,8 +95,11 @@ func requestLogger(log *slog.Logger) echo.MiddlewareFunc {
 		HandleError: true,
 		LogValuesFunc: func(c echo.Context, v middleware.RequestLoggerValues) error {
 			level := slog.LevelInfo
-			if v.Status >= 500 {
+			switch {
+			case v.Status >= 500:
 				level = slog.LevelError
+			case strings.HasSuffix(v.URIPath, "/healthz") && v.Status == http.StatusOK:
+				level = slog.LevelDebug // probes every few seconds would drown the log
 			}
 			log.LogAttrs(c.Request().Context(), level, "request",
 				slog.String("method", v.Method), slog.String("path", v.URIPath),

@@ -140,7 +140,7 @@ func New(cfg *Config, d Deps) (*Server, error) {
 			s.log.Warn("health check", "problem", problem)
 			return apiErr(http.StatusServiceUnavailable, "UNHEALTHY", problem)
 		}
-		return c.JSON(http.StatusOK, map[string]string{"status": "ok"})
+		return c.JSON(http.StatusOK, map[string]string{"status": "ok", "version": cfg.Version})
 	}
 	e.GET("/healthz", health)
 

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"io"
 	"io/fs"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -18,6 +19,7 @@ import (
 	"github.com/andybalholm/brotli"
 
 	"github.com/layerfix/layerfix/ai"
+	"github.com/layerfix/layerfix/store/storetest"
 )
 
 // Every route of SPEC section 2 is served by the app.
@@ -354,5 +356,29 @@ func TestServeGracefulShutdown(t *testing.T) {
 	}
 	if err := <-done; err != nil && !errors.Is(err, http.ErrServerClosed) {
 		t.Fatalf("serve: %v", err)
+	}
+}
+
+// TestHealthzQuietAtInfo: probes log at debug, so the log at info shows
+// real traffic; /healthz reports the version.
+func TestHealthzQuietAtInfo(t *testing.T) {
+	for _, level := range []slog.Level{slog.LevelInfo, slog.LevelDebug} {
+		var logs bytes.Buffer
+		cfg := testConfig(t, nil)
+		cfg.Version = "v9.9.9"
+		s, err := New(cfg, Deps{Store: storetest.Open(t), Analyzer: &fakeAnalyzer{}, Frontend: testFrontend,
+			Logger: slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: level}))})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ts := &testServer{Server: s, cfg: cfg, h: s.Handler()}
+		w := ts.do(t, "GET", "/healthz", "")
+		if w.Code != 200 || !strings.Contains(w.Body.String(), `"version":"v9.9.9"`) {
+			t.Fatalf("healthz: %d %s", w.Code, w.Body.String())
+		}
+		logged := strings.Contains(logs.String(), "path=/healthz")
+		if logged != (level == slog.LevelDebug) {
+			t.Errorf("at %v the probe was logged: %v\n%s", level, logged, logs.String())
+		}
 	}
 }
