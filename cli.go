@@ -2,19 +2,21 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"os"
 	"text/tabwriter"
+	"time"
 
 	"github.com/layerfix/layerfix/server"
 	"github.com/layerfix/layerfix/store"
 )
 
 const userUsage = `usage: layerfix user COMMAND [flags] ARGS
-  list                      every account with its plan and this month's usage
+  list [--json]             every account with its plan and this month's usage
   reset-password EMAIL      print a one-hour password reset link (local accounts)
   set-tier EMAIL TIER       grant a plan (free, hobby, pro, farm) without billing`
 
@@ -25,7 +27,17 @@ func userCmd(args []string, out io.Writer) error {
 		return errors.New(userUsage)
 	}
 	sub := args[0]
-	cfg, rest, err := server.ParseConfig(args[1:], os.Getenv)
+	// --json is the list's own flag; every other flag is the server's.
+	asJSON := false
+	var serverArgs []string
+	for _, a := range args[1:] {
+		if sub == "list" && (a == "--json" || a == "-json") {
+			asJSON = true
+			continue
+		}
+		serverArgs = append(serverArgs, a)
+	}
+	cfg, rest, err := server.ParseConfig(serverArgs, os.Getenv)
 	if err != nil {
 		return err
 	}
@@ -46,6 +58,31 @@ func userCmd(args []string, out io.Writer) error {
 		users, err := st.ListUsers(ctx)
 		if err != nil {
 			return err
+		}
+		if asJSON {
+			type row struct {
+				ID            int64     `json:"id"`
+				Email         string    `json:"email"`
+				Name          string    `json:"name"`
+				Tier          string    `json:"tier"`
+				Status        string    `json:"status"`
+				EffectiveTier string    `json:"effectiveTier"`
+				Used          int       `json:"usedThisMonth"`
+				Limit         int       `json:"monthlyLimit"`
+				EmailVerified bool      `json:"emailVerified"`
+				Disabled      bool      `json:"disabled"`
+				CreatedAt     time.Time `json:"createdAt"`
+			}
+			rows := make([]row, len(users))
+			for i := range users {
+				u := &users[i]
+				tier := server.EffectiveTier(u)
+				rows[i] = row{u.ID, u.Email, u.DisplayName, u.SubscriptionTier, u.SubscriptionStatus, tier,
+					store.EffectiveUsage(u, st.Now()), cfg.TierLimits.Limit(tier), u.EmailVerified, u.Disabled, u.CreatedAt.UTC()}
+			}
+			enc := json.NewEncoder(out)
+			enc.SetIndent("", "  ")
+			return enc.Encode(rows)
 		}
 		tw := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
 		fmt.Fprintln(tw, "ID\tEMAIL\tNAME\tTIER\tSTATUS\tUSED\tLIMIT")

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/layerfix/layerfix/ai"
 	"github.com/layerfix/layerfix/server"
+	"github.com/layerfix/layerfix/store"
 	"github.com/layerfix/layerfix/store/storetest"
 )
 
@@ -169,5 +171,29 @@ func TestVersionFlagsAndHealthcheck(t *testing.T) {
 	env["LAYERFIX_BASE_PATH"] = ""
 	if err := healthcheck(nil, func(k string) string { return env[k] }); err == nil {
 		t.Fatal("a 404 counted as healthy")
+	}
+}
+
+// TestUserListJSON: the operator's account list as JSON, with the plan
+// actually in force and this month's usage.
+func TestUserListJSON(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("LAYERFIX_DATA_DIR", dir)
+	st, err := store.Open(context.Background(), store.Options{DataDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.CreateUser(context.Background(), &store.User{Email: "farm@example.com", DisplayName: "Farm", SubscriptionTier: "farm", SubscriptionStatus: "active"})
+	st.Close()
+	var out bytes.Buffer
+	if err := userCmd([]string{"list", "--json"}, &out); err != nil {
+		t.Fatal(err)
+	}
+	var rows []struct {
+		Email, EffectiveTier string
+		MonthlyLimit         int
+	}
+	if err := json.Unmarshal(out.Bytes(), &rows); err != nil || len(rows) != 1 || rows[0].Email != "farm@example.com" || rows[0].EffectiveTier != "farm" || rows[0].MonthlyLimit != 175 {
+		t.Fatalf("user list --json: %v %s", err, out.String())
 	}
 }

@@ -403,6 +403,18 @@ func ParseConfig(args []string, getenv func(string) string) (*Config, []string, 
 		if v == "" {
 			v, name = getenv(s.env), s.env
 		}
+		// A secret can come from a file (Docker and systemd credentials):
+		// LAYERFIX_X_FILE=/run/secrets/x, trailing newline dropped.
+		if file := getenv(s.env + "_FILE"); v == "" && s.secret && file != "" {
+			b, err := os.ReadFile(file)
+			if err != nil {
+				return nil, nil, fmt.Errorf("%s_FILE: %w", s.env, err)
+			}
+			v, name = strings.TrimRight(string(b), "\r\n"), s.env+"_FILE"
+			if v == "" {
+				return nil, nil, fmt.Errorf("%s_FILE: %s is empty", s.env, file)
+			}
+		}
 		if v == "" {
 			v, name = s.def, s.env
 		}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net"
 	"net/http/httptest"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -103,5 +104,30 @@ func TestHealthzReportsAFullDisk(t *testing.T) {
 	w := ts.do(t, "GET", "/healthz", "")
 	if w.Code != 503 || !strings.Contains(w.Body.String(), "disk full") {
 		t.Fatalf("healthz on a full disk: %d %s", w.Code, w.Body.String())
+	}
+}
+
+// TestSecretsFromFiles: every secret setting also reads LAYERFIX_X_FILE.
+func TestSecretsFromFiles(t *testing.T) {
+	dir := t.TempDir()
+	file := dir + "/gemini"
+	if err := os.WriteFile(file, []byte("key-from-a-file\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := LoadConfig(nil, func(k string) string {
+		return map[string]string{"LAYERFIX_GEMINI_API_KEY_FILE": file}[k]
+	})
+	if err != nil || cfg.GeminiAPIKey != "key-from-a-file" {
+		t.Fatalf("cfg %q, err %v", cfg.GeminiAPIKey, err)
+	}
+	if _, err := LoadConfig(nil, func(k string) string {
+		return map[string]string{"LAYERFIX_STRIPE_WEBHOOK_SECRET_FILE": dir + "/missing"}[k]
+	}); err == nil || !strings.Contains(err.Error(), "LAYERFIX_STRIPE_WEBHOOK_SECRET_FILE") {
+		t.Fatalf("a missing secret file: %v", err)
+	}
+	// Only secrets read files: a public setting's _FILE is not a thing.
+	cfg, _ = LoadConfig(nil, func(k string) string { return map[string]string{"LAYERFIX_ADDR_FILE": file}[k] })
+	if cfg.Addr != ":8080" {
+		t.Fatalf("LAYERFIX_ADDR_FILE was read: %q", cfg.Addr)
 	}
 }
