@@ -5,7 +5,7 @@ VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -s -w -X main.version=$(VERSION)
 SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all build frontend run test test-go test-frontend test-e2e vet deps-test deps-go-test bench clean cross attack fuzz
+.PHONY: all build frontend run test test-go test-frontend test-e2e vet deps-test deps-go-test bench clean cross attack fuzz lighthouse
 
 # stripe-mock: a local Stripe API for the billing tests (installed once).
 STRIPE_MOCK ?= github.com/stripe/stripe-mock@v0.203.0
@@ -60,6 +60,14 @@ test: build vet test-go test-frontend test-e2e
 
 # Hostile-load script (issue 10): replays the attacks against the real binary
 # on loopback and checks peak RSS, /healthz latency and every answer.
+# Lighthouse (mobile) on the public pages of the real binary, then axe-core on every screen.
+scripts/lighthouse/node_modules/.package-lock.json: scripts/lighthouse/package-lock.json
+	cd scripts/lighthouse && npm ci --no-audit --no-fund --loglevel=error
+
+lighthouse: build deps-test scripts/lighthouse/node_modules/.package-lock.json
+	node scripts/lighthouse/run.mjs
+	cd frontend && LAYERFIX_BIN=$(CURDIR)/$(BIN) node --test e2e/pages.test.mjs
+
 attack: build
 	$(GO) run ./scripts/attack -bin $(BIN)
 

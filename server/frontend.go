@@ -40,6 +40,7 @@ const headMarker = "<!--layerfix:head-->"
 type spa struct {
 	files    fs.FS
 	index    []byte
+	pages    map[string][]byte // prerendered screens by path
 	basePath string
 	cache    assetCache
 }
@@ -61,7 +62,11 @@ func newSPA(files fs.FS, basePath string, rc RuntimeConfig) (*spa, error) {
 	} else {
 		raw = bytes.Replace(raw, []byte("<head>"), []byte("<head>"+head), 1)
 	}
-	return &spa{files: files, index: raw, basePath: basePath}, nil
+	pages, err := prerenderedPages(files, raw, basePath, rc)
+	if err != nil {
+		return nil, err
+	}
+	return &spa{files: files, index: raw, pages: pages, basePath: basePath}, nil
 }
 
 func (s *spa) handle(c echo.Context) error {
@@ -73,6 +78,9 @@ func (s *spa) handle(c echo.Context) error {
 		return notFoundErr("API endpoint")
 	}
 	name := strings.TrimPrefix(path.Clean(p), "/")
+	if name == "prerender.json" { // build input, read at start
+		return s.file(c, "", "")
+	}
 	if ext := path.Ext(name); ext != "" && name != "index.html" {
 		return s.file(c, name, ext)
 	}
@@ -82,7 +90,12 @@ func (s *spa) handle(c echo.Context) error {
 		// A shared guide's URL is a capability: never leak it onward.
 		h.Set("Referrer-Policy", "no-referrer")
 	}
-	return c.Blob(http.StatusOK, "text/html; charset=utf-8", s.index)
+	page, name := s.index, "index.html"
+	// A query string can change a screen (?mode=signup, ?share=): only the bare path is prerendered.
+	if pre, ok := s.pages[p]; ok && c.Request().URL.RawQuery == "" {
+		page, name = pre, "prerender:"+p
+	}
+	return s.send(c, name, page, "text/html; charset=utf-8")
 }
 
 func (s *spa) file(c echo.Context, name, ext string) error {
@@ -100,6 +113,13 @@ func (s *spa) file(c echo.Context, name, ext string) error {
 	} else {
 		h.Set("Cache-Control", "public, max-age=3600")
 	}
+	return s.send(c, name, b, ctype)
+}
+
+// send answers with a file's content in the encoding the client takes
+// best, with its ETag (304 when the client has it).
+func (s *spa) send(c echo.Context, name string, b []byte, ctype string) error {
+	h := c.Response().Header()
 	enc := s.cache.get(name, b, compressible(ctype))
 	body, encoding, etag := enc.pick(c.Request().Header.Get("Accept-Encoding"))
 	if enc.gzip != nil || enc.br != nil {

@@ -1,4 +1,4 @@
-import { lazy, Suspense } from 'react';
+import { Suspense, type ComponentType, type ReactNode } from 'react';
 import { BrowserRouter, Route, Routes } from 'react-router-dom';
 import { SWRConfig } from 'swr';
 import CssBaseline from '@mui/material/CssBaseline';
@@ -13,55 +13,38 @@ import { PageLoader } from './components/PageLoader';
 import { ConsentBanner } from './components/ConsentBanner';
 import { RouteAnalytics } from './components/RouteAnalytics';
 import { AuthProvider } from './auth/AuthProvider';
-import { ProtectedRoute } from './auth/ProtectedRoute';
-import Home from './pages/Home';
-
-// The landing screen is in the main chunk; every other screen loads on demand.
-const Features = lazy(() => import('./pages/Features'));
-const Pricing = lazy(() => import('./pages/Pricing'));
-const Subscribe = lazy(() => import('./pages/Subscribe'));
-const PrivacyPolicy = lazy(() => import('./pages/PrivacyPolicy'));
-const TermsOfService = lazy(() => import('./pages/TermsOfService'));
-const Login = lazy(() => import('./pages/Login'));
-const Dashboard = lazy(() => import('./pages/Dashboard'));
-const ReportIssue = lazy(() => import('./pages/ReportIssue'));
-const Issues = lazy(() => import('./pages/Issues'));
-const TroubleshootingResults = lazy(() => import('./pages/TroubleshootingResults'));
-const SharedGuide = lazy(() => import('./pages/SharedGuide'));
-const NotFound = lazy(() => import('./pages/NotFound'));
+import type { AuthBackend } from './auth/types';
+import { routeElement, routes } from './routes';
 
 /** All routes of SPEC section 2. */
 export function AppRoutes() {
   return (
     <Suspense fallback={<PageLoader />}>
       <Routes>
-        <Route path="/" element={<Home />} />
-        <Route path="/preview" element={<Home />} />
-        <Route path="/features" element={<Features />} />
-        <Route path="/pricing" element={<Pricing />} />
-        <Route path="/subscribe" element={<ProtectedRoute><Subscribe /></ProtectedRoute>} />
-        <Route path="/privacy-policy" element={<PrivacyPolicy />} />
-        <Route path="/terms-of-service" element={<TermsOfService />} />
-        <Route path="/login" element={<Login />} />
-        <Route path="/dashboard" element={<ProtectedRoute><Dashboard /></ProtectedRoute>} />
-        <Route path="/report-issue" element={<ProtectedRoute><ReportIssue /></ProtectedRoute>} />
-        <Route path="/issues" element={<ProtectedRoute><Issues /></ProtectedRoute>} />
-        <Route path="/troubleshooting-results" element={<TroubleshootingResults />} />
-        <Route path="/share/:shareId" element={<SharedGuide />} />
-        <Route path="*" element={<NotFound />} />
+        {routes.map((r) => (
+          <Route key={r.path} path={r.path} element={routeElement(r)} />
+        ))}
       </Routes>
     </Suspense>
   );
 }
 
-export default function App() {
+type RouterComponent = ComponentType<{ basename: string; children: ReactNode }>;
+
+interface AppProps {
+  /** BrowserRouter in the browser; a StaticRouter when prerendering. */
+  router?: RouterComponent;
+  authBackend?: AuthBackend;
+}
+
+export default function App({ router: Router = BrowserRouter, authBackend }: AppProps) {
   return (
     <ThemeProvider theme={theme}>
       <CssBaseline enableColorScheme />
       <SWRConfig value={swrConfig}>
         <ToastProvider>
-          <AuthProvider>
-            <BrowserRouter basename={config.basePath || '/'}>
+          <AuthProvider backend={authBackend}>
+            <Router basename={config.basePath || '/'}>
               <RouteAnalytics />
               <ConsentBanner />
               {/* The outer boundary catches errors of the frame itself. */}
@@ -72,7 +55,7 @@ export default function App() {
                   </ErrorBoundary>
                 </AppLayout>
               </ErrorBoundary>
-            </BrowserRouter>
+            </Router>
           </AuthProvider>
         </ToastProvider>
       </SWRConfig>

@@ -95,7 +95,11 @@ export function parseConfig(raw: string | null | undefined): RuntimeConfig {
 }
 
 function readConfig(): RuntimeConfig {
-  if (typeof document === 'undefined') return { ...defaultConfig };
+  if (typeof document === 'undefined') {
+    // Prerendering in Node (scripts/prerender.mjs) sets the configuration of the page it renders.
+    const pre = (globalThis as { __LAYERFIX_PRERENDER_CONFIG__?: Partial<RuntimeConfig> }).__LAYERFIX_PRERENDER_CONFIG__;
+    return { ...defaultConfig, ...pre };
+  }
   return parseConfig(document.getElementById('layerfix-config')?.textContent);
 }
 

@@ -242,6 +242,19 @@ describe('local accounts', { timeout: 20_000 }, () => {
   const stored = (expiresAt: number) =>
     JSON.stringify({ token: 'local-tok', expiresAt, identity: { ...ada, uid: '7' } });
 
+  it('with no stored session, is signed out from the first render (no loader over a prerendered page)', () => {
+    stubApi(() => json(profile(0)));
+    renderProvider(createLocalBackend({ emailEnabled: false }));
+    expect(state).toMatchObject({ loading: false, user: null });
+  });
+
+  it('with a stored session, loads first', () => {
+    stubApi(() => json(profile(0)));
+    localStorage.setItem(SESSION_STORAGE_KEY, stored(Date.now() + 90_000));
+    renderProvider(createLocalBackend({ emailEnabled: false }));
+    expect(state.loading).toBe(true);
+  });
+
   it('counts a session as expired 30 s before its expiry', async () => {
     stubApi(() => json(profile(0)));
     localStorage.setItem(SESSION_STORAGE_KEY, stored(Date.now() + 29_000));
@@ -324,6 +337,21 @@ describe('firebase tokens', () => {
     const { user, backend } = fakeSdk(20_000);
     expect((await backend.getToken()).token).toBe('fresh');
     expect(user.getIdTokenResult).toHaveBeenLastCalledWith(true);
+  });
+
+  it('remembers whether there was a session, so the next load knows at once when nobody is signed in', async () => {
+    let emit: (u: unknown) => void = () => {};
+    const user = { uid: 'fb-1', email: null, displayName: null, emailVerified: false };
+    const load = async () => ({ auth: {}, fa: { onAuthStateChanged: (_a: unknown, cb: (u: unknown) => void) => ((emit = cb), () => {}) } }) as never;
+    const backend = createFirebaseBackend({ apiKey: '', authDomain: '', projectId: '', appId: '' }, load);
+    expect(backend.knownSignedOut?.()).toBe(true);
+    backend.subscribe(() => {});
+    await waitFor(() => expect(emit).not.toBe(undefined));
+    await new Promise((r) => setTimeout(r, 0));
+    emit(user);
+    expect(backend.knownSignedOut?.()).toBe(false);
+    emit(null);
+    expect(backend.knownSignedOut?.()).toBe(true);
   });
 
   it('keeps an ID token with more than 30 s left', async () => {

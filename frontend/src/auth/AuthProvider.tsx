@@ -75,7 +75,7 @@ interface LoadOptions {
 
 export function AuthProvider({ backend: injected, children }: { backend?: AuthBackend; children: ReactNode }) {
   const [backend] = useState(() => injected ?? createAuthBackend(config));
-  const [state, setState] = useState<Snapshot>(initial);
+  const [state, setState] = useState<Snapshot>(() => (backend.knownSignedOut?.() ? cleared : initial));
   const userRef = useRef<AppUser | null>(null);
   // Every load takes a number; only the latest one may change the state, so a
   // slow answer never overwrites a newer one or a sign-out.

@@ -11,6 +11,25 @@ interface Sdk {
   fa: AuthModule;
 }
 
+const SESSION_HINT_KEY = 'layerfix.firebase.signedIn';
+
+function hadSession(): boolean {
+  try {
+    return window.localStorage.getItem(SESSION_HINT_KEY) !== null;
+  } catch {
+    return true; // unknown: wait for the SDK
+  }
+}
+
+function rememberSession(signedIn: boolean) {
+  try {
+    if (signedIn) window.localStorage.setItem(SESSION_HINT_KEY, '1');
+    else window.localStorage.removeItem(SESSION_HINT_KEY);
+  } catch {
+    // storage unavailable: the app waits for the SDK on every load
+  }
+}
+
 function toIdentity(u: User | null): IdentityUser | null {
   if (!u) return null;
   return { uid: u.uid, email: u.email, displayName: u.displayName, emailVerified: u.emailVerified };
@@ -44,6 +63,7 @@ export function createFirebaseBackend(webConfig: FirebaseWebConfig, load: () => 
           if (stopped) return;
           unsubscribe = fa.onAuthStateChanged(auth, (u) => {
             current = u;
+            rememberSession(u !== null);
             listener(toIdentity(u));
           });
         },
@@ -60,6 +80,8 @@ export function createFirebaseBackend(webConfig: FirebaseWebConfig, load: () => 
     },
 
     currentIdentity: () => toIdentity(current),
+    // The SDK restores its session asynchronously; a hint kept beside it says whether there was one.
+    knownSignedOut: () => !hadSession(),
 
     async getToken() {
       const user = currentUser(await ready());

@@ -97,6 +97,7 @@ export function createLocalBackend(options: LocalBackendOptions = {}): AuthBacke
     },
 
     currentIdentity: () => read()?.identity ?? null,
+    knownSignedOut: () => read() === null,
 
     async getToken() {
       const s = read();

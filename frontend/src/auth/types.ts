@@ -56,6 +56,11 @@ export interface AuthBackend {
   subscribe(listener: (user: IdentityUser | null) => void): () => void;
   /** The identity right now, or null. */
   currentIdentity(): IdentityUser | null;
+  /**
+   * True when it is certain at start-up, before any network or SDK, that nobody is signed in; the
+   * app then renders the signed-out screens at once (a prerendered page stays as it is).
+   */
+  knownSignedOut?(): boolean;
   /** The current token, refreshed when within 30 s of expiry; rejects when there is none. */
   getToken(): Promise<IdToken>;
   /** Processes a pending sign-in redirect; resolves to the identity it signed in, if any. */

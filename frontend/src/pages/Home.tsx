@@ -9,8 +9,6 @@ import Box from '@mui/material/Box';
 import Card from '@mui/material/Card';
 import CardContent from '@mui/material/CardContent';
 import Container from '@mui/material/Container';
-import Skeleton from '@mui/material/Skeleton';
-import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { trackLead } from '../analytics';
 import { useAuth } from '../auth/useAuth';
@@ -83,13 +81,8 @@ function AnonymousHome() {
       <Container maxWidth="md" sx={{ pb: { xs: 4, md: 8 } }}>
         <Card sx={{ boxShadow: '0 10px 30px -12px rgba(15, 23, 42, 0.18)' }}>
           <CardContent sx={{ p: { xs: 2, sm: 4 }, '&:last-child': { pb: { xs: 2.5, sm: 4 } } }}>
-            {usage.used === undefined && usage.isLoading ? (
-              <Stack spacing={2} aria-busy="true">
-                <Skeleton variant="rounded" height={56} />
-                <Skeleton variant="rounded" height={200} />
-                <Skeleton variant="rounded" height={120} />
-              </Stack>
-            ) : usage.limitReached ? (
+            {/* The form shows at once (it is prerendered); a used-up allowance replaces it. */}
+            {usage.limitReached ? (
               <LimitReached limit={usage.limit} />
             ) : (
               <>

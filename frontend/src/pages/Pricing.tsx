@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -9,12 +9,21 @@ import { config } from '../config';
 import { PlanCard, PlanGrid } from '../components/pricing/PlanCard';
 import { usePlans } from '../hooks/usePlans';
 import { useAuth } from '../auth/useAuth';
-import SubscribeScreen from '../features/billing/SubscribeScreen';
+import { PageLoader } from '../components/PageLoader';
+
+// Only a signed-in maker needs the subscription screen (and its payment code).
+const SubscribeScreen = lazy(() => import('../features/billing/SubscribeScreen'));
 
 /** Pricing: the signed-in variant is the subscription screen. */
 export default function Pricing() {
   const { user } = useAuth();
-  return user ? <SubscribeScreen /> : <PublicPricing />;
+  return user ? (
+    <Suspense fallback={<PageLoader />}>
+      <SubscribeScreen />
+    </Suspense>
+  ) : (
+    <PublicPricing />
+  );
 }
 
 /** Public pricing: the four plans with 'Get Started Free' buttons. */

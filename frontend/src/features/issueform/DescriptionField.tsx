@@ -24,6 +24,8 @@ export function DescriptionField({ value, onChange, error, placeholder }: Props)
       fullWidth
       multiline
       minRows={4}
+      // The rows' height before the autosize measures it (a prerendered page), so nothing moves then.
+      sx={{ '& textarea:not([aria-hidden])': { minHeight: { xs: `${5 * 1.4375}em`, sm: `${4 * 1.4375}em` } } }}
     />
   );
 }

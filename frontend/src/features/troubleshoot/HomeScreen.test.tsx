@@ -48,6 +48,14 @@ describe('home screen', { timeout: 15_000 }, () => {
     expect(screen.queryByRole('button', { name: 'Analyze Issue' })).not.toBeInTheDocument();
   });
 
+  it('shows the form at once while the allowance is still loading (the prerendered page stays put)', async () => {
+    vi.stubGlobal('fetch', vi.fn(() => new Promise(() => {})));
+    renderHome();
+    expect(await screen.findByRole('button', { name: 'Analyze Issue' })).toBeInTheDocument();
+    expect(screen.getByLabelText(/Detailed Description/)).toBeInTheDocument();
+    expect(screen.queryByTestId('credits-badge')).not.toBeInTheDocument();
+  });
+
   it('shows the form below the limit, with other preselected and a plain badge', async () => {
     stubFetch({ '/api/public-usage': { currentUsage: 1 } });
     renderHome();

@@ -103,7 +103,7 @@ export function PrinterSelect({ printers, loading, value, onChange, error }: Pro
       </TextField>
       {showForm && (
         <Paper variant="outlined" sx={{ mt: 1.5, p: 2, bgcolor: 'background.default' }} data-testid="inline-add-printer">
-          <Typography variant="subtitle2" sx={{ mb: 1.5 }}>
+          <Typography variant="subtitle2" component="h2" sx={{ mb: 1.5 }}>
             Add New Printer
           </Typography>
           <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1.5}>
