@@ -1,4 +1,4 @@
-// "Read settings from your sliced file": the maker picks the .gcode or .3mf their slicer wrote;
+// "Read settings from your sliced file": the maker picks the .gcode, .bgcode or .3mf their slicer wrote;
 // it is read here in the browser (never uploaded), the form is filled and what was read is listed.
 import { useRef, useState } from 'react';
 import Alert from '@mui/material/Alert';
@@ -73,7 +73,7 @@ export function SlicedFileImport({ settings, onRead }: Props) {
         <Box sx={{ flexGrow: 1 }}>
           <Typography sx={{ fontWeight: 600 }}>Read the settings from your sliced file</Typography>
           <Typography variant="body2" sx={{ color: 'text.secondary' }}>
-            Drop the .gcode or .3mf of the failed print (PrusaSlicer, SuperSlicer, OrcaSlicer, Bambu Studio, Cura). It is read
+            Drop the .gcode, .bgcode or .3mf of the failed print (PrusaSlicer, SuperSlicer, OrcaSlicer, Bambu Studio, Cura). It is read
             on this device and never uploaded.
           </Typography>
         </Box>

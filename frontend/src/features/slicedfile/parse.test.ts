@@ -1,13 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { HEAD_BYTES, readSlicedFile, SlicedFileError } from './parse';
+import { HEAD_BYTES, heatshrinkDecode, readSlicedFile, SlicedFileError } from './parse';
 import bambu3mf from './testdata/bambu-p1s.3mf.b64?raw';
 import cura from './testdata/cura-ender3.gcode?raw';
 import orca from './testdata/orca-ender3.gcode?raw';
 import prusa3mf from './testdata/prusa-mini.3mf.b64?raw';
 import prusa from './testdata/prusa-mk4.gcode?raw';
+import prusaBgcode from './testdata/prusa-xl.bgcode.b64?raw';
 
 const texts: Record<string, string> = { 'prusa-mk4.gcode': prusa, 'orca-ender3.gcode': orca, 'cura-ender3.gcode': cura };
-const zips: Record<string, string> = { 'bambu-p1s.3mf': bambu3mf, 'prusa-mini.3mf': prusa3mf };
+const zips: Record<string, string> = { 'bambu-p1s.3mf': bambu3mf, 'prusa-mini.3mf': prusa3mf, 'prusa-xl.bgcode': prusaBgcode };
 
 function fixture(name: string): File {
   if (name in texts) return new File([texts[name]], name);
@@ -70,6 +71,35 @@ describe('reading settings from sliced files', () => {
     await expect(readSlicedFile(new File(['x'], 'model.stl'))).rejects.toThrow(SlicedFileError);
     await expect(readSlicedFile(new File(['G1 X1\nG1 X2\n'], 'plain.gcode'))).rejects.toThrow(/No slicer settings/);
     await expect(readSlicedFile(new File(['not a zip'], 'broken.3mf'))).rejects.toThrow(/not a valid archive/);
-    await expect(readSlicedFile(new File(['x'], 'x.bgcode'))).rejects.toThrow(/Binary G-code/);
+    await expect(readSlicedFile(new File(['x'], 'x.bgcode'))).rejects.toThrow(/not a binary G-code file/);
+  });
+
+  it('PrusaSlicer binary G-code: stored, heatshrink and deflated metadata blocks, thumbnails skipped', async () => {
+    expect(await readSlicedFile(fixture('prusa-xl.bgcode'))).toEqual({
+      slicer: 'PrusaSlicer',
+      printerModel: 'XL',
+      material: 'PETG',
+      nozzleTemp: 230,
+      bedTemp: 90,
+      layerHeight: 0.2,
+      infill: 25,
+      nozzleDiameter: 0.4,
+      retractionLength: 0.8,
+      retractionSpeed: 35,
+      firstLayerHeight: 0.2,
+      printSpeed: 120,
+    });
+  });
+
+  it('decodes heatshrink back-references', () => {
+    // "abcabcabc" as literals a, b, c, then one back-reference (offset 3, length 6), window 11 bits.
+    const bits =
+      ['a', 'b', 'c'].map((ch) => '1' + ch.charCodeAt(0).toString(2).padStart(8, '0')).join('') +
+      '0' + (3 - 1).toString(2).padStart(11, '0') + (6 - 1).toString(2).padStart(4, '0');
+    const padded = bits.padEnd(Math.ceil(bits.length / 8) * 8, '0');
+    const bytes = Uint8Array.from({ length: padded.length / 8 }, (_, i) => parseInt(padded.slice(i * 8, i * 8 + 8), 2));
+    expect(new TextDecoder().decode(heatshrinkDecode(bytes, 11, 4))).toBe('abcabcabc');
+    // A reference before the start of the output is a damaged file, not a crash.
+    expect(() => heatshrinkDecode(Uint8Array.from([0x00, 0x40]), 11, 4)).toThrow(SlicedFileError);
   });
 });

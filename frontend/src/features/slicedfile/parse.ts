@@ -266,7 +266,12 @@ export async function zipText(file: Blob, e: ZipEntry): Promise<string> {
   const data = await bytesOf(file.slice(start, start + e.compressedSize));
   if (e.method === 0) return new TextDecoder().decode(data);
   if (e.method !== 8) throw new SlicedFileError(`${e.name} uses a compression this page cannot read.`);
-  const stream = new Response(data as unknown as BodyInit).body!.pipeThrough(new DecompressionStream('deflate-raw'));
+  return new TextDecoder().decode(await inflate(data, 'deflate-raw', e.name));
+}
+
+/** Decompresses deflate data in the browser, refusing more than MAX_ENTRY_BYTES of output. */
+async function inflate(data: Uint8Array, format: 'deflate' | 'deflate-raw', name: string): Promise<Uint8Array> {
+  const stream = new Response(data as unknown as BodyInit).body!.pipeThrough(new DecompressionStream(format));
   const reader = stream.getReader();
   const chunks: Uint8Array[] = [];
   let total = 0;
@@ -276,7 +281,7 @@ export async function zipText(file: Blob, e: ZipEntry): Promise<string> {
     total += value.length;
     if (total > MAX_ENTRY_BYTES) {
       await reader.cancel();
-      throw new SlicedFileError(`${e.name} is too large to be a settings file.`);
+      throw new SlicedFileError(`${name} is too large to be a settings file.`);
     }
     chunks.push(value);
   }
@@ -286,7 +291,7 @@ export async function zipText(file: Blob, e: ZipEntry): Promise<string> {
     all.set(c, o);
     o += c.length;
   }
-  return new TextDecoder().decode(all);
+  return all;
 }
 
 /** Reads the settings entries of a 3MF project. */
@@ -313,13 +318,105 @@ export async function parse3mf(file: Blob): Promise<SlicerSettings> {
   return fromMap(values, slicer);
 }
 
-/** Reads the settings of a .gcode or .3mf file. */
+// --- Binary G-code (.bgcode, PrusaSlicer) -----------------------------------------------------
+// libbgcode's specification: a 10-byte file header ("GCDE", version, checksum type), then blocks
+// of header (type, compression, sizes), parameters, data and an optional CRC32. The metadata
+// blocks (file, printer, print, slicer: INI "key=value" lines) come before the G-code blocks, so
+// only the first few kilobytes of the file are read. Data may be stored, deflated (zlib) or
+// heatshrink-compressed.
+
+const BGCODE_MAGIC = 0x45444347; // "GCDE"
+const BLOCK_GCODE = 1;
+const BLOCK_THUMBNAIL = 5;
+
+/** Decodes heatshrink (LZSS) data with a 2^window-byte window and 2^lookahead-byte matches. */
+export function heatshrinkDecode(input: Uint8Array, window: number, lookahead: number, limit = MAX_ENTRY_BYTES): Uint8Array {
+  let out = new Uint8Array(Math.min(limit, Math.max(1024, input.length * 4)));
+  let n = 0;
+  let bit = 0;
+  const total = input.length * 8;
+  const bits = (count: number): number | null => {
+    if (bit + count > total) return null;
+    let v = 0;
+    for (let i = 0; i < count; i++, bit++) v = (v << 1) | ((input[bit >> 3] >> (7 - (bit & 7))) & 1);
+    return v;
+  };
+  const put = (b: number) => {
+    if (n === out.length) {
+      if (n >= limit) throw new SlicedFileError('A metadata block of this .bgcode file is too large.');
+      const bigger = new Uint8Array(Math.min(limit, n * 2));
+      bigger.set(out);
+      out = bigger;
+    }
+    out[n++] = b;
+  };
+  for (;;) {
+    const tag = bits(1);
+    if (tag === null) break;
+    if (tag === 1) {
+      const b = bits(8);
+      if (b === null) break;
+      put(b);
+      continue;
+    }
+    const index = bits(window);
+    if (index === null) break;
+    const count = bits(lookahead);
+    if (count === null) break;
+    const offset = index + 1;
+    if (offset > n) throw new SlicedFileError('This .bgcode file is damaged.');
+    for (let i = 0; i <= count; i++) put(out[n - offset]);
+  }
+  return out.slice(0, n);
+}
+
+/** Reads the metadata blocks of a binary G-code file. */
+export async function parseBgcode(file: Blob): Promise<SlicerSettings> {
+  const fh = await bytesOf(file.slice(0, 10));
+  const fv = new DataView(fh.buffer, fh.byteOffset, fh.byteLength);
+  if (fh.length < 10 || fv.getUint32(0, true) !== BGCODE_MAGIC) throw new SlicedFileError('This is not a binary G-code file.');
+  const checksum = fv.getUint16(8, true) === 1 ? 4 : 0;
+  const texts: string[] = [];
+  let offset = 10;
+  for (let block = 0; block < 64 && offset + 8 <= file.size; block++) {
+    const h = await bytesOf(file.slice(offset, offset + 12));
+    const hv = new DataView(h.buffer, h.byteOffset, h.byteLength);
+    const type = hv.getUint16(0, true);
+    const compression = hv.getUint16(2, true);
+    const size = hv.getUint32(4, true);
+    if (compression !== 0 && h.length < 12) break;
+    const stored = compression === 0 ? size : hv.getUint32(8, true);
+    if (type === BLOCK_GCODE) break; // the metadata comes first
+    const start = offset + (compression === 0 ? 8 : 12) + (type === BLOCK_THUMBNAIL ? 6 : 2);
+    offset = start + stored + checksum;
+    if (type === BLOCK_THUMBNAIL || type > BLOCK_THUMBNAIL) continue;
+    if (size > MAX_ENTRY_BYTES || stored > MAX_ENTRY_BYTES) throw new SlicedFileError('A metadata block of this .bgcode file is too large.');
+    const data = await bytesOf(file.slice(start, start + stored));
+    let plain: Uint8Array;
+    if (compression === 0) plain = data;
+    else if (compression === 1) plain = await inflate(data, 'deflate', 'A metadata block of this .bgcode file');
+    else if (compression === 2 || compression === 3) plain = heatshrinkDecode(data, compression === 2 ? 11 : 12, 4);
+    else throw new SlicedFileError('This .bgcode file uses a compression this page cannot read.');
+    texts.push(new TextDecoder().decode(plain));
+  }
+  const values = new Map<string, string>();
+  for (const t of texts) parseIni(t, values);
+  const producer = values.get('Producer') ?? '';
+  const slicer = /SuperSlicer/i.test(producer) ? 'SuperSlicer' : /PrusaSlicer/i.test(producer) ? 'PrusaSlicer' : detectSlicer(producer);
+  const settings = fromMap(values, slicer === 'unknown' && values.size > 0 ? 'PrusaSlicer' : slicer);
+  if (Object.keys(settings).filter((k) => k !== 'slicer').length === 0) {
+    throw new SlicedFileError('No slicer settings were found in this .bgcode file.');
+  }
+  return settings;
+}
+
+/** Reads the settings of a .gcode, .bgcode or .3mf file. */
 export async function readSlicedFile(file: File): Promise<SlicerSettings> {
   const name = file.name.toLowerCase();
   if (name.endsWith('.3mf')) return parse3mf(file);
-  if (name.endsWith('.bgcode')) throw new SlicedFileError('Binary G-code (.bgcode) is not supported yet: export plain .gcode or a 3MF project.');
+  if (name.endsWith('.bgcode')) return parseBgcode(file);
   if (!name.endsWith('.gcode') && !name.endsWith('.gco') && !name.endsWith('.g')) {
-    throw new SlicedFileError('Choose a .gcode or .3mf file written by your slicer.');
+    throw new SlicedFileError('Choose a .gcode, .bgcode or .3mf file written by your slicer.');
   }
   const head = await file.slice(0, HEAD_BYTES).text();
   const tail = file.size > HEAD_BYTES ? await file.slice(Math.max(HEAD_BYTES, file.size - TAIL_BYTES)).text() : '';

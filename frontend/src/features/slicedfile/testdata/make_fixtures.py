@@ -59,7 +59,37 @@ with zipfile.ZipFile("prusa-mini.3mf", "w", zipfile.ZIP_DEFLATED) as z:
                "; filament_type = PETG\n; printer_model = MINI\n; retract_length = 3.2\n; retract_speed = 70\n"
                "; perimeter_speed = 40\n; nozzle_diameter = 0.4\n")
 
+# PrusaSlicer binary G-code (libbgcode's specification): file header "GCDE", version 1, CRC32;
+# metadata blocks (INI "key=value" lines) stored, heatshrink-compressed (literals only, which is a
+# valid heatshrink stream) and deflated (zlib), then a stored G-code block.
+import struct, zlib
+
+def heatshrink_literals(data):
+    bits = "".join("1" + format(b, "08b") for b in data)
+    bits += "0" * (-len(bits) % 8)
+    return bytes(int(bits[i:i + 8], 2) for i in range(0, len(bits), 8))
+
+def block(kind, data, compression=0, params=struct.pack("<H", 0)):
+    stored = {0: data, 1: zlib.compress(data), 3: heatshrink_literals(data)}[compression]
+    header = struct.pack("<HHI", kind, compression, len(data))
+    if compression:
+        header += struct.pack("<I", len(stored))
+    body = header + params + stored
+    return body + struct.pack("<I", zlib.crc32(body))
+
+slicer_config = ("temperature = 230\nbed_temperature = 90\nlayer_height = 0.2\nfill_density = 25%\n"
+                 "filament_type = PETG\nprinter_model = XL\nretract_length = 0.8\nretract_speed = 35\n"
+                 "perimeter_speed = 120\nfirst_layer_height = 0.2\nnozzle_diameter = 0.4\n")
+with open("prusa-xl.bgcode", "wb") as f:
+    f.write(b"GCDE" + struct.pack("<IH", 1, 1))
+    f.write(block(0, b"Producer=PrusaSlicer 2.8.1\n"))
+    f.write(block(3, b"printer_model=XL\nfilament_type=PETG\nnozzle_diameter=0.4\nbed_temperature=90\n", 3))
+    f.write(block(5, b"\x89PNG fake thumbnail", 0, struct.pack("<HHH", 0, 16, 16)))
+    f.write(block(4, b"estimated printing time (normal mode)=1h 2m\n", 1))
+    f.write(block(2, slicer_config.replace(" = ", "=").encode(), 1))
+    f.write(block(1, b"G1 X10 Y10 E0.5\n" * 20))
+
 # The unit tests import the archives as base64 text (Vite has no loader for .3mf).
 import base64
-for name in ("bambu-p1s.3mf", "prusa-mini.3mf"):
+for name in ("bambu-p1s.3mf", "prusa-mini.3mf", "prusa-xl.bgcode"):
     open(name + ".b64", "w").write(base64.b64encode(open(name, "rb").read()).decode() + "\n")
