@@ -5,7 +5,7 @@ VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -s -w -X main.version=$(VERSION)
 SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all build frontend run test test-go test-frontend test-e2e vet deps-test deps-go-test bench clean cross attack fuzz lighthouse
+.PHONY: all build frontend run test test-go test-frontend test-e2e vet deps-test deps-go-test bench clean release release-check attack fuzz lighthouse
 
 # stripe-mock: a local Stripe API for the billing tests (installed once).
 STRIPE_MOCK ?= github.com/stripe/stripe-mock@v0.203.0
@@ -49,6 +49,8 @@ scripts/firebase/node_modules/.package-lock.json: scripts/firebase/package-lock.
 # under make the Firebase emulator test must run, not skip.
 test-go: deps-go-test scripts/firebase/node_modules/.package-lock.json
 	LAYERFIX_REQUIRE_FIREBASE_EMULATOR=1 scripts/with-postgres.sh $(GO) test -race -count=1 ./...
+	# The release binaries' SQLite (pure Go): the store and the HTTP layer again.
+	$(GO) test -count=1 -tags sqlite_purego ./store/... ./server/
 
 test-frontend: frontend/node_modules/.package-lock.json
 	cd frontend && npm run typecheck && npm test
@@ -82,9 +84,28 @@ fuzz:
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./ai/ ./server/
 
-# Static binaries for a Pi or a NAS (needs the matching C cross compilers).
-cross: frontend
-	CGO_ENABLED=1 GOOS=linux GOARCH=arm64 CC=aarch64-linux-gnu-gcc $(GO) build -trimpath -ldflags "$(LDFLAGS)" -o bin/layerfix-linux-arm64 .
+# Release binaries: fully static (no C library needed), the version stamped
+# in, for 64-bit PCs and servers, 64-bit Pi OS, 32-bit Pi OS (ARMv7) and
+# Pi Zero / Pi 1 (ARMv6). They use the pure-Go SQLite (modernc), so every
+# target cross-compiles without a C toolchain; see "Release binaries" in the
+# README for the measured trade-off against the cgo build.
+RELEASE_DIR     := bin/release
+RELEASE_TARGETS := amd64 arm64 armv7 armv6
+
+release: frontend
+	rm -rf $(RELEASE_DIR) && mkdir -p $(RELEASE_DIR)
+	@for t in $(RELEASE_TARGETS); do \
+	  case $$t in armv7) arch=arm arm=7 ;; armv6) arch=arm arm=6 ;; *) arch=$$t arm= ;; esac; \
+	  echo "release: linux/$$t"; \
+	  CGO_ENABLED=0 GOOS=linux GOARCH=$$arch GOARM=$$arm $(GO) build -trimpath -ldflags "$(LDFLAGS)" \
+	    -o $(RELEASE_DIR)/layerfix-$(VERSION)-linux-$$t . || exit 1; \
+	done
+	cd $(RELEASE_DIR) && sha256sum layerfix-* > SHA256SUMS && cat SHA256SUMS
+
+# Runs every release binary (under qemu-user for the ARM ones, no sysroot):
+# /healthz and one analysis on loopback, with size, time to healthy and RSS.
+release-check: release
+	scripts/release-check.sh $(RELEASE_DIR)
 
 clean:
 	rm -rf bin frontend/node_modules frontend/test-results scripts/firebase/node_modules

@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"gorm.io/driver/postgres"
-	"gorm.io/driver/sqlite"
 	"gorm.io/gorm"
 	"gorm.io/gorm/logger"
 )
@@ -78,7 +77,7 @@ func Open(ctx context.Context, opts Options) (*Store, error) {
 		// New files (the database, its WAL) are created 0600.
 		old := syscall.Umask(0o077)
 		defer syscall.Umask(old)
-		s.w, err = gorm.Open(sqlite.Open(sqliteDSN(path, false)), cfg)
+		s.w, err = gorm.Open(openSQLite(path, false), cfg)
 		if err != nil {
 			return nil, fmt.Errorf("open %s: %w", path, err)
 		}
@@ -91,7 +90,7 @@ func Open(ctx context.Context, opts Options) (*Store, error) {
 			return nil, fmt.Errorf("open %s: %w", path, err)
 		}
 		restrictDBFiles(path)
-		s.r, err = gorm.Open(sqlite.Open(sqliteDSN(path, true)), cfg)
+		s.r, err = gorm.Open(openSQLite(path, true), cfg)
 		if err != nil {
 			return nil, fmt.Errorf("open %s for reading: %w", path, err)
 		}
@@ -109,20 +108,6 @@ func Open(ctx context.Context, opts Options) (*Store, error) {
 		return nil, err
 	}
 	return s, nil
-}
-
-// sqliteDSN sets busy_timeout first (mattn/go-sqlite3 applies it right after
-// opening), then WAL, synchronous and foreign keys. synchronous=FULL: quota
-// and payment rows must survive a power cut on a Pi with a cheap SD card; the
-// cost is one extra fsync per commit, measured in the README.
-func sqliteDSN(path string, readOnly bool) string {
-	q := "_busy_timeout=10000&_journal_mode=WAL&_synchronous=FULL&_foreign_keys=on&_cache_size=-16000"
-	if readOnly {
-		q += "&_query_only=1&_txlock=deferred"
-	} else {
-		q += "&_txlock=immediate"
-	}
-	return "file:" + path + "?" + q
 }
 
 func isPostgresURL(u string) bool {

@@ -50,6 +50,12 @@ describe('pages on a phone', () => {
       const html = await res.text();
       assert.ok(html.includes(text), `${path}: the HTML carries "${text}"`);
       assert.doesNotMatch(html, /LFSENTINEL/, `${path}: every setting is filled in`);
+      // Before the app takes over nothing can be typed or sent (a native submit would put the
+      // password into the URL).
+      const root = html.slice(html.indexOf('<div id="root">'));
+      assert.doesNotMatch(root, /<button(?![^>]*disabled)/, `${path}: a prerendered button is live`);
+      assert.doesNotMatch(root, /<(input|textarea)(?![^>]*readonly)/, `${path}: a prerendered field is live`);
+      assert.doesNotMatch(root, /<form(?![^>]*method="dialog")/, `${path}: a prerendered form can be sent`);
       // A query string can change the screen: that page is the plain app.
       const plain = await (await fetch(`${env.server.baseURL}${path}?mode=signup`)).text();
       assert.match(plain, /<div id="root"><\/div>/, `${path}?query is not prerendered`);

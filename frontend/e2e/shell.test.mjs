@@ -51,7 +51,9 @@ describe('app shell', () => {
       assert.equal(res.status, 200, route);
       assert.match(res.headers.get('content-type') ?? '', /text\/html/, route);
       const html = await res.text();
-      assert.match(html, /<div id="root"><\/div>/, route);
+      // The app's root, empty or holding a prerendered screen, and the app's entry.
+      assert.match(html, /<div id="root">/, route);
+      assert.match(html, /src="\.\/assets\/index-[\w-]+\.js"|data-entry="\.\/assets\/index-[\w-]+\.js"/, `${route}: app entry`);
       assert.doesNotMatch(html, /<!--layerfix:head-->/, `${route}: runtime config not injected`);
       assert.match(html, /id="layerfix-config"/, `${route}: runtime config`);
     }

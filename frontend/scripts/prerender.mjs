@@ -49,7 +49,8 @@ let instances = 0;
 async function render(path, cfg) {
   globalThis.__LAYERFIX_PRERENDER_CONFIG__ = cfg;
   const m = await import(`${bundle}?instance=${++instances}`);
-  return m.render(path);
+  const r = await m.render(path);
+  return { ...r, html: inert(r.html) };
 }
 const mod = await import(bundle);
 
@@ -58,6 +59,17 @@ const base = {
   basePath: BASE,
   version: sentinel('version'),
 };
+
+// Until the app has taken the page over, its controls must do nothing: a form submitted natively
+// would put what was typed (a password) into the URL, and text typed into a field would be lost
+// when the app replaces it. Fields are read-only, buttons disabled and forms inert (method
+// "dialog" outside a dialog submits nothing); none of this changes how the page looks.
+function inert(html) {
+  return html
+    .replace(/<(input|textarea)(?=[\s/>])/g, '<$1 readonly=""')
+    .replace(/<button(?=[\s>])/g, '<button disabled=""')
+    .replace(/<form(?=[\s>])/g, '<form method="dialog"');
+}
 
 function keyOf(cfg, names) {
   return names.map((n) => `${n}=${typeof cfg[n] === 'string' && n !== 'authMode' ? (cfg[n] ? 'set' : 'empty') : cfg[n]}`).join('|');
