@@ -46,6 +46,8 @@ Usage:
   layerfix version              print the version (also --version, -version)
   layerfix healthcheck [flags]  ask this configuration's /healthz; exit 0 when healthy (for Docker)
   layerfix user list|set-tier|reset-password ...   manage accounts from the command line
+  layerfix backup [--out FILE] [flags]   a consistent backup (database and photos) while the server runs
+  layerfix restore FILE [--force] [flags]   restore a backup into a stopped server's data dir
 
 Every flag is also a LAYERFIX_* variable; "layerfix serve -h" lists them.
 `
@@ -54,7 +56,7 @@ func run(args []string) error {
 	cmd := "serve"
 	if len(args) > 0 {
 		switch args[0] {
-		case "serve", "version", "user", "healthcheck":
+		case "serve", "version", "user", "healthcheck", "backup", "restore":
 			cmd, args = args[0], args[1:]
 		case "--version", "-version", "-v":
 			cmd, args = "version", args[1:]
@@ -71,6 +73,10 @@ func run(args []string) error {
 		return nil
 	case "healthcheck":
 		return healthcheck(args, os.Getenv)
+	case "backup":
+		return backupCmd(args, os.Stdout, os.Stderr)
+	case "restore":
+		return restoreCmd(args, os.Stderr)
 	default:
 		return serve(args)
 	}
@@ -131,6 +137,14 @@ func serve(args []string) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
+	if cfg.DatabaseURL == "" {
+		// One server per SQLite data dir; a restore waits for it to stop.
+		unlock, err := store.LockDataDir(cfg.DataDir)
+		if err != nil {
+			return err
+		}
+		defer unlock()
+	}
 	st, err := store.Open(ctx, store.Options{DataDir: cfg.DataDir, DatabaseURL: cfg.DatabaseURL, Logger: log})
 	if err != nil {
 		return fmt.Errorf("open database: %w", err)

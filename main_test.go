@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -195,5 +196,43 @@ func TestUserListJSON(t *testing.T) {
 	}
 	if err := json.Unmarshal(out.Bytes(), &rows); err != nil || len(rows) != 1 || rows[0].Email != "farm@example.com" || rows[0].EffectiveTier != "farm" || rows[0].MonthlyLimit != 175 {
 		t.Fatalf("user list --json: %v %s", err, out.String())
+	}
+}
+
+// TestBackupAndRestoreCommands: layerfix backup --out, then restore FILE
+// into another data dir given as a flag after the file, refusing to
+// overwrite without --force.
+func TestBackupAndRestoreCommands(t *testing.T) {
+	src, dst := t.TempDir(), t.TempDir()
+	st, err := store.Open(context.Background(), store.Options{DataDir: src})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.CreateUser(context.Background(), &store.User{Email: "kept@example.com", DisplayName: "Kept"})
+	st.Close()
+	out := filepath.Join(t.TempDir(), "b.tar.gz")
+	var stderr bytes.Buffer
+	if err := backupCmd([]string{"--out", out, "-data-dir", src}, io.Discard, &stderr); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(stderr.String(), "sqlite database") {
+		t.Fatalf("backup said %q", stderr.String())
+	}
+	if err := restoreCmd([]string{out, "-data-dir", dst}, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	if err := restoreCmd([]string{out, "-data-dir", dst}, io.Discard); err == nil || !strings.Contains(err.Error(), "--force") {
+		t.Fatalf("second restore: %v", err)
+	}
+	if err := restoreCmd([]string{"--force", out, "-data-dir", dst}, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("LAYERFIX_DATA_DIR", dst)
+	var list bytes.Buffer
+	if err := userCmd([]string{"list", "--json"}, &list); err != nil || !strings.Contains(list.String(), "kept@example.com") {
+		t.Fatalf("restored accounts: %v %s", err, list.String())
+	}
+	if err := restoreCmd(nil, io.Discard); err == nil || !strings.Contains(err.Error(), "usage") {
+		t.Fatalf("restore without a file: %v", err)
 	}
 }

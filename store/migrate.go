@@ -68,6 +68,11 @@ func (s *Store) migrate(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("load migrations: %w", err)
 	}
+	if s.dialect == SQLite && len(ms) > 0 {
+		if err := s.backupBeforeMigrating(ctx, ms[len(ms)-1].version); err != nil {
+			return err
+		}
+	}
 	return s.writer(ctx).Transaction(func(tx *gorm.DB) error {
 		if s.dialect == Postgres {
 			// Several instances may start at once: one migrates, the others wait.
@@ -105,6 +110,22 @@ func (s *Store) migrate(ctx context.Context) error {
 		}
 		return nil
 	})
+}
+
+// backupBeforeMigrating copies an existing SQLite database that is about to
+// be migrated into DataDir/backups, so an upgrade can be undone.
+func (s *Store) backupBeforeMigrating(ctx context.Context, latest int) error {
+	var current int
+	// No schema_migrations table yet: a new database, nothing to keep.
+	if err := s.writer(ctx).Raw("SELECT COALESCE(MAX(version), 0) FROM schema_migrations").Scan(&current).Error; err != nil || current == 0 || current >= latest {
+		return nil
+	}
+	dst, err := preMigrationBackup(ctx, s.path, current, latest)
+	if err != nil {
+		return fmt.Errorf("back up the database before migrating it from schema %d to %d: %w", current, latest, err)
+	}
+	s.log.Info("backed up the database before migrating", "from", current, "to", latest, "backup", dst)
+	return nil
 }
 
 // splitStatements splits a migration file on semicolons at line ends and

@@ -12,6 +12,12 @@ import (
 // in builds without cgo or with the sqlite_purego tag (release binaries).
 const SQLiteDriver = "cgo"
 
+// sqliteDriverName is its database/sql driver name.
+const sqliteDriverName = "sqlite3"
+
+// sqliteBusyParam makes a plain connection wait for locks (backups).
+const sqliteBusyParam = "_busy_timeout=10000"
+
 // openSQLite sets busy_timeout first (mattn/go-sqlite3 applies it right
 // after opening), then WAL, synchronous and foreign keys. synchronous=FULL:
 // quota and payment rows must survive a power cut on a Pi with a cheap SD

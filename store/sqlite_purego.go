@@ -15,6 +15,12 @@ import (
 // compiler to build and no C library to run (release binaries).
 const SQLiteDriver = "purego"
 
+// sqliteDriverName is its database/sql driver name.
+const sqliteDriverName = "sqlite"
+
+// sqliteBusyParam makes a plain connection wait for locks (backups).
+const sqliteBusyParam = "_pragma=busy_timeout(10000)"
+
 // openSQLite sets the same connection settings as the cgo build: busy
 // timeout first, WAL, synchronous=FULL, foreign keys, a 16 MB page cache,
 // and IMMEDIATE transactions for the writer.

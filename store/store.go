@@ -44,6 +44,7 @@ type Options struct {
 type Store struct {
 	w, r    *gorm.DB
 	dialect string
+	path    string // the SQLite file
 	log     *slog.Logger
 	// Now is the clock; tests replace it.
 	Now func() time.Time
@@ -73,7 +74,8 @@ func Open(ctx context.Context, opts Options) (*Store, error) {
 		if err := prepareDataDir(opts.DataDir); err != nil {
 			return nil, err
 		}
-		path := filepath.Join(opts.DataDir, "layerfix.db")
+		path := filepath.Join(opts.DataDir, backupSQLite)
+		s.path = path
 		// New files (the database, its WAL) are created 0600.
 		old := syscall.Umask(0o077)
 		defer syscall.Umask(old)
