@@ -104,7 +104,17 @@ type Result struct {
 	AdditionalTips []string        `json:"additionalTips"`
 	Questions      []Question      `json:"questions,omitempty"`
 	Answers        map[string]bool `json:"answers,omitempty"` // answers given so far, by question id
+	// Engine says which engine answered: EngineBuiltIn, EngineGemini or
+	// EngineFallback (the built-in one after Gemini failed). Not sent.
+	Engine string `json:"-"`
 }
+
+// The engines that answer an analysis (Result.Engine).
+const (
+	EngineBuiltIn  = "built-in"
+	EngineGemini   = "gemini"
+	EngineFallback = "fallback"
+)
 
 // Question is a narrow-it-down question; answering it re-ranks the steps.
 type Question struct {

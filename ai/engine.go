@@ -589,6 +589,7 @@ func (e *Engine) Analyze(ctx context.Context, req Request) (*Result, error) {
 		AdditionalTips: a.tips(),
 		Questions:      a.questions(),
 		Answers:        answered(req.Answers, e.kb.questions),
+		Engine:         EngineBuiltIn,
 	}, nil
 }
 

@@ -129,5 +129,6 @@ func (w *withFallback) Analyze(ctx context.Context, req Request) (*Result, error
 		w.log.Error("built-in engine failed after AI failure", "error", fbErr.Error())
 		return nil, fmt.Errorf("%w; fallback: %v", err, fbErr)
 	}
+	res.Engine = EngineFallback
 	return res, nil
 }

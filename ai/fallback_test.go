@@ -97,6 +97,9 @@ func TestWithFallback(t *testing.T) {
 					t.Errorf("fallback called although it is off")
 				}
 			}
+			if tc.wantRes == engineRes && res.Engine != EngineFallback {
+				t.Errorf("a fallback answer says engine %q, want %q", res.Engine, EngineFallback)
+			}
 			if tc.wantReason == "" {
 				if engine.calls() != 0 || logs.Len() != 0 {
 					t.Errorf("fallback called or failure logged although the primary answered: %s", logs.String())

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"google.golang.org/genai"
@@ -121,6 +122,7 @@ func (g *Gemini) Analyze(ctx context.Context, req Request) (*Result, error) {
 		}
 		if err == nil {
 			g.logUsage(resp, call, start)
+			res.Engine = EngineGemini
 			return res, nil
 		}
 		pe := g.classify(ctx, err)
@@ -133,6 +135,7 @@ func (g *Gemini) Analyze(ctx context.Context, req Request) (*Result, error) {
 				return nil, pe
 			}
 			invalidRetried = true
+			geminiRetries.Add(1)
 			g.log.Warn("Gemini reply invalid, asking again", "error", pe.Err.Error(), "call", call)
 		case ReasonRateLimited, ReasonServerError:
 			transient++
@@ -146,6 +149,7 @@ func (g *Gemini) Analyze(ctx context.Context, req Request) (*Result, error) {
 				return nil, pe
 			}
 			g.log.Warn("Gemini call failed, retrying", "reason", pe.Reason, "call", call, "delay", delay)
+			geminiRetries.Add(1)
 			t := time.NewTimer(delay)
 			select {
 			case <-ctx.Done():
@@ -550,3 +554,9 @@ func writeGeminiList(b *strings.Builder, title string, items []string, empty str
 		fmt.Fprintf(b, "- %s\n", it)
 	}
 }
+
+var geminiRetries atomic.Int64
+
+// GeminiRetries counts the Gemini calls repeated (rate limits, server
+// errors, an invalid reply) since start.
+func GeminiRetries() int64 { return geminiRetries.Load() }

@@ -58,6 +58,9 @@ type Config struct {
 
 	Learn bool // the built-in engine learns from fixes makers confirm
 
+	Metrics     bool   // /metrics on the main address
+	MetricsAddr string // a separate address serving /metrics
+
 	LogFormat string     // text or json
 	LogLevel  slog.Level // debug, info, warn or error
 	Version   string
@@ -364,6 +367,16 @@ func settings() []setting {
 			}
 			return nil
 		}},
+		{"metrics", "LAYERFIX_METRICS", "off", "Prometheus metrics at /metrics on the main address (on/off; public to whoever reaches the server)", false, onOffSetting(func(c *Config) *bool { return &c.Metrics })},
+		{"metrics-addr", "LAYERFIX_METRICS_ADDR", "", "a separate listen address for Prometheus metrics, e.g. 127.0.0.1:9090 (empty: none)", false, func(c *Config, v string) error {
+			if v != "" {
+				if _, _, err := net.SplitHostPort(v); err != nil {
+					return fmt.Errorf("%q is not host:port", v)
+				}
+			}
+			c.MetricsAddr = v
+			return nil
+		}},
 		{"log-format", "LAYERFIX_LOG_FORMAT", "text", "log format: text or json", false, func(c *Config, v string) error {
 			if v != "text" && v != "json" {
 				return fmt.Errorf("%q is not text or json", v)
@@ -471,6 +484,7 @@ func (c *Config) Printable() []any {
 		"LAYERFIX_GEMINI_BASE_URL": c.GeminiBaseURL, "LAYERFIX_GEMINI_TIMEOUT": c.GeminiTimeout.String(),
 		"LAYERFIX_AI_FALLBACK": onOff(c.AIFallback), "LAYERFIX_LOG_LEVEL": c.LogLevel.String(), "LAYERFIX_LEARN": onOff(c.Learn), "LAYERFIX_ANON_IPV6_PREFIX": strconv.Itoa(c.IPv6Prefix),
 		"LAYERFIX_NETWORK_MONTHLY_LIMIT": anonString(c.NetworkLimit), "LAYERFIX_REQUIRE_VERIFIED": onOff(c.RequireVerified), "LAYERFIX_LOG_FORMAT": c.LogFormat,
+		"LAYERFIX_METRICS": onOff(c.Metrics), "LAYERFIX_METRICS_ADDR": c.MetricsAddr,
 		"LAYERFIX_AUTH_MODE": c.AuthMode, "LAYERFIX_FIREBASE_PROJECT_ID": c.FirebaseProjectID,
 		"LAYERFIX_FIREBASE_API_KEY": c.FirebaseAPIKey, "LAYERFIX_FIREBASE_AUTH_DOMAIN": c.FirebaseAuthDomain,
 		"LAYERFIX_FIREBASE_APP_ID": c.FirebaseAppID, "LAYERFIX_SMTP_URL": c.SMTPURL, "LAYERFIX_MAIL_FROM": c.MailFrom,

@@ -50,15 +50,16 @@ type Deps struct {
 
 // Server is the configured Echo instance.
 type Server struct {
-	signer resultSigner
-	local  *localAuth
-	learn  *learner // nil when learning is off
-	photos *photosAPI
-	cfg    *Config
-	e      *echo.Echo
-	store  *store.Store
-	log    *slog.Logger
-	now    func() time.Time
+	signer  resultSigner
+	local   *localAuth
+	learn   *learner // nil when learning is off
+	metrics *metrics // nil when metrics are off
+	photos  *photosAPI
+	cfg     *Config
+	e       *echo.Echo
+	store   *store.Store
+	log     *slog.Logger
+	now     func() time.Time
 }
 
 // New builds the routes.
@@ -70,6 +71,10 @@ func New(cfg *Config, d Deps) (*Server, error) {
 		d.Now = func() time.Time { return time.Now().UTC() }
 	}
 	s := &Server{cfg: cfg, store: d.Store, log: d.Logger, now: d.Now}
+	if cfg.Metrics || cfg.MetricsAddr != "" {
+		s.metrics = newMetrics(d.Store)
+		d.Analyzer = s.metrics.analyzer(d.Analyzer)
+	}
 	if d.Learner != nil && cfg.Learn {
 		s.learn = newLearner(d.Store, d.Learner, d.Logger)
 	}
@@ -127,6 +132,12 @@ func New(cfg *Config, d Deps) (*Server, error) {
 
 	e.Pre(middleware.RequestIDWithConfig(middleware.RequestIDConfig{}))
 	e.Use(requestLogger(d.Logger), recoverer(d.Logger), securityHeaders(contentSecurityPolicy(cfg, csp), cfg.TrustedProxies))
+	if s.metrics != nil {
+		e.Use(s.metrics.middleware(cfg.BasePath))
+		if cfg.Metrics {
+			e.GET(cfg.BasePath+"/metrics", echo.WrapHandler(s.metrics.handler()))
+		}
+	}
 
 	disk := &diskCheck{dir: cfg.DataDir, now: d.Now}
 	health := func(c echo.Context) error {
@@ -211,6 +222,16 @@ func (s *Server) Serve(ctx context.Context, l net.Listener) error {
 		IdleTimeout:       2 * time.Minute,
 		MaxHeaderBytes:    64 << 10,
 		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
+	}
+	if s.cfg.MetricsAddr != "" {
+		ml, err := net.Listen("tcp", s.cfg.MetricsAddr)
+		if err != nil {
+			return fmt.Errorf("LAYERFIX_METRICS_ADDR: %w", err)
+		}
+		msrv := &http.Server{Handler: s.metrics.handler(), ReadHeaderTimeout: 10 * time.Second}
+		go msrv.Serve(ml)
+		defer msrv.Close()
+		s.log.Info("metrics", "addr", ml.Addr().String())
 	}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(l) }()

@@ -53,6 +53,7 @@ type photosAPI struct {
 	now      func() time.Time
 	log      *slog.Logger
 	keys     *keyring
+	metrics  *metrics // nil when metrics are off
 }
 
 const (
@@ -191,6 +192,11 @@ func (p *photosAPI) upload(c echo.Context) error {
 	if err := p.store.CreatePhotos(ctx, records); err != nil {
 		p.removeBlobs(records)
 		return err
+	}
+	if p.metrics != nil {
+		for _, r := range records {
+			p.metrics.photoBytes.Add(float64(r.SizeBytes))
+		}
 	}
 	out := make([]uploadedImage, len(records))
 	for i, r := range records {

@@ -16,7 +16,7 @@ func (s *Server) registerWorkspace(api *echo.Group, d Deps) {
 	if blobs == nil {
 		blobs = blob.NewDisk(filepath.Join(s.cfg.DataDir, "photos"))
 	}
-	ph := &photosAPI{store: d.Store, blobs: blobs, basePath: s.cfg.BasePath, now: s.now, log: s.log, keys: s.signer.keys}
+	ph := &photosAPI{store: d.Store, blobs: blobs, basePath: s.cfg.BasePath, now: s.now, log: s.log, keys: s.signer.keys, metrics: s.metrics}
 	s.photos = ph
 	pr := &printersAPI{store: d.Store, now: s.now}
 	is := &issuesAPI{store: d.Store, photos: ph, blobs: blobs, analyzer: d.Analyzer,

@@ -5,6 +5,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -130,6 +131,14 @@ func (s *Store) Ping(ctx context.Context) error {
 }
 
 // Close closes every connection.
+// DBs are the writer and reader pools (the same one on PostgreSQL), for
+// pool metrics.
+func (s *Store) DBs() (writer, reader *sql.DB) {
+	writer, _ = s.w.DB()
+	reader, _ = s.r.DB()
+	return writer, reader
+}
+
 func (s *Store) Close() error {
 	var errs []error
 	for _, g := range []*gorm.DB{s.w, s.r} {
