@@ -46,7 +46,7 @@ func TestMetrics(t *testing.T) {
 	}
 
 	off := newTestServer(t, nil, engine)
-	if w := off.do(t, "GET", "/metrics", ""); strings.Contains(w.Body.String(), "layerfix_http_requests_total") {
-		t.Fatal("metrics served while off")
+	if w := off.do(t, "GET", "/metrics", ""); w.Code != 404 || strings.Contains(w.Body.String(), "layerfix_http_requests_total") {
+		t.Fatalf("metrics off: %d %q", w.Code, w.Body.String())
 	}
 }

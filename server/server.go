@@ -134,9 +134,14 @@ func New(cfg *Config, d Deps) (*Server, error) {
 	e.Use(requestLogger(d.Logger), recoverer(d.Logger), securityHeaders(contentSecurityPolicy(cfg, csp), cfg.TrustedProxies))
 	if s.metrics != nil {
 		e.Use(s.metrics.middleware(cfg.BasePath))
-		if cfg.Metrics {
-			e.GET(cfg.BasePath+"/metrics", echo.WrapHandler(s.metrics.handler()))
-		}
+	}
+	if cfg.Metrics {
+		e.GET(cfg.BasePath+"/metrics", echo.WrapHandler(s.metrics.handler()))
+	} else {
+		// Not the app's page either: a scraper pointed at a server with metrics off gets a plain 404.
+		e.GET(cfg.BasePath+"/metrics", func(c echo.Context) error {
+			return c.String(http.StatusNotFound, "404 not found: metrics are off (LAYERFIX_METRICS)\n")
+		})
 	}
 
 	disk := &diskCheck{dir: cfg.DataDir, now: d.Now}
