@@ -18,7 +18,11 @@ import (
 const userUsage = `usage: layerfix user COMMAND [flags] ARGS
   list [--json]             every account with its plan and this month's usage
   reset-password EMAIL      print a one-hour password reset link (local accounts)
-  set-tier EMAIL TIER       grant a plan (free, hobby, pro, farm) without billing`
+  set-tier EMAIL TIER       grant a plan (free, hobby, pro, farm) without billing
+  create EMAIL NAME         a local account (email verified); prints a one-hour link to set its password
+  disable EMAIL             end its sessions and refuse its sign-ins
+  enable EMAIL              allow it again
+  delete EMAIL --yes        delete it with its printers, issues and photos`
 
 // userCmd is the operator's account tool. It reads the same flags and
 // LAYERFIX_* variables as the server, so it finds the same database.
@@ -28,11 +32,15 @@ func userCmd(args []string, out io.Writer) error {
 	}
 	sub := args[0]
 	// --json is the list's own flag; every other flag is the server's.
-	asJSON := false
+	asJSON, yes := false, false
 	var serverArgs []string
 	for _, a := range args[1:] {
 		if sub == "list" && (a == "--json" || a == "-json") {
 			asJSON = true
+			continue
+		}
+		if sub == "delete" && (a == "--yes" || a == "-yes") {
+			yes = true
 			continue
 		}
 		serverArgs = append(serverArgs, a)
@@ -41,7 +49,7 @@ func userCmd(args []string, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	want := map[string]int{"list": 0, "reset-password": 1, "set-tier": 2}
+	want := map[string]int{"list": 0, "reset-password": 1, "set-tier": 2, "create": 2, "disable": 1, "enable": 1, "delete": 1}
 	n, ok := want[sub]
 	if !ok || len(rest) != n {
 		return errors.New(userUsage)
@@ -93,6 +101,34 @@ func userCmd(args []string, out io.Writer) error {
 				store.EffectiveUsage(u, st.Now()), cfg.TierLimits.Limit(tier))
 		}
 		return tw.Flush()
+	case "create", "disable", "enable", "delete":
+		srv, err := server.New(cfg, server.Deps{Store: st, Frontend: frontendFS(), Logger: quiet})
+		if err != nil {
+			return err
+		}
+		switch sub {
+		case "create":
+			link, err := srv.CreateAccount(ctx, rest[0], rest[1])
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(out, "Created %s. Send this link to set the password (valid for one hour, single use):\n%s\n", rest[0], link)
+		case "disable", "enable":
+			if err := srv.SetDisabled(ctx, rest[0], sub == "disable"); err != nil {
+				return err
+			}
+			fmt.Fprintf(out, "%s is %sd\n", rest[0], sub)
+		default:
+			if !yes {
+				return fmt.Errorf("deleting %s removes its printers, issues and photos for good: add --yes", rest[0])
+			}
+			n, err := srv.DeleteAccount(ctx, rest[0])
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(out, "Deleted %s and %d photos\n", rest[0], n)
+		}
+		return nil
 	case "reset-password":
 		srv, err := server.New(cfg, server.Deps{Store: st, Frontend: frontendFS(), Logger: quiet})
 		if err != nil {

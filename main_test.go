@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync/atomic"
@@ -234,5 +235,66 @@ func TestBackupAndRestoreCommands(t *testing.T) {
 	}
 	if err := restoreCmd(nil, io.Discard); err == nil || !strings.Contains(err.Error(), "usage") {
 		t.Fatalf("restore without a file: %v", err)
+	}
+}
+
+// TestUserCreateDisableDelete: the operator's account commands against a
+// real data dir: create prints a password link, disable ends sessions,
+// delete removes the account, its rows and its photo files.
+func TestUserCreateDisableDelete(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("LAYERFIX_DATA_DIR", dir)
+	var out bytes.Buffer
+	if err := userCmd([]string{"create", "maker@example.com", "Maker"}, &out); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "/login?mode=reset&oobCode=") {
+		t.Fatalf("create printed %q", out.String())
+	}
+	if err := userCmd([]string{"create", "maker@example.com", "Again"}, io.Discard); err == nil || !strings.Contains(err.Error(), "already exists") {
+		t.Fatalf("second create: %v", err)
+	}
+	if err := userCmd([]string{"create", "not-an-email", "X"}, io.Discard); err == nil {
+		t.Fatal("created an account for a bad address")
+	}
+
+	ctx := context.Background()
+	st, err := store.Open(ctx, store.Options{DataDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	u, err := st.UserByEmail(ctx, "maker@example.com")
+	if err != nil || !u.EmailVerified || u.PasswordHash != nil {
+		t.Fatalf("created account: %+v %v", u, err)
+	}
+	st.CreateSession(ctx, u.ID, "session-hash", time.Now().Add(time.Hour))
+	disk := filepath.Join(dir, "photos", "ph")
+	os.MkdirAll(disk, 0o700)
+	os.WriteFile(filepath.Join(disk, "photo1.jpg"), []byte("jpeg"), 0o600)
+	st.CreatePhotos(ctx, []store.Photo{{ID: "photo1", UserID: u.ID}})
+	st.Close()
+
+	if err := userCmd([]string{"disable", "maker@example.com"}, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	st, _ = store.Open(ctx, store.Options{DataDir: dir})
+	u, _ = st.UserByEmail(ctx, "maker@example.com")
+	if _, err := st.SessionUser(ctx, "session-hash", time.Now()); !u.Disabled || err == nil {
+		t.Fatalf("disable: disabled=%v, session still works (%v)", u.Disabled, err)
+	}
+	st.Close()
+
+	if err := userCmd([]string{"delete", "maker@example.com"}, io.Discard); err == nil || !strings.Contains(err.Error(), "--yes") {
+		t.Fatalf("delete without --yes: %v", err)
+	}
+	out.Reset()
+	if err := userCmd([]string{"delete", "maker@example.com", "--yes"}, &out); err != nil || !strings.Contains(out.String(), "1 photos") {
+		t.Fatalf("delete: %v %q", err, out.String())
+	}
+	if _, err := os.Stat(filepath.Join(disk, "photo1.jpg")); !os.IsNotExist(err) {
+		t.Fatalf("the photo file is still there: %v", err)
+	}
+	if err := userCmd([]string{"disable", "maker@example.com"}, io.Discard); err == nil || !strings.Contains(err.Error(), "no account") {
+		t.Fatalf("disable after delete: %v", err)
 	}
 }

@@ -292,3 +292,23 @@ WHERE id = ?`, ms, n, n, ms, now, userID).Error
 	}
 	return n, nil
 }
+
+// DeleteUser deletes an account and, through the schema's cascades, its
+// printers, issues, photo rows, sessions and one-time tokens. It returns the
+// ids of the photos whose files the caller removes.
+func (s *Store) DeleteUser(ctx context.Context, id int64) (photoIDs []string, err error) {
+	err = s.writer(ctx).Transaction(func(tx *gorm.DB) error {
+		if err := tx.Model(&Photo{}).Where("user_id = ?", id).Pluck("id", &photoIDs).Error; err != nil {
+			return err
+		}
+		res := tx.Exec("DELETE FROM users WHERE id = ?", id)
+		if res.Error != nil {
+			return res.Error
+		}
+		if res.RowsAffected == 0 {
+			return ErrNotFound
+		}
+		return nil
+	})
+	return photoIDs, err
+}

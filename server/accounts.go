@@ -1,0 +1,82 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"unicode/utf8"
+
+	"github.com/layerfix/layerfix/store"
+)
+
+// Operator account tools (layerfix user create|disable|enable|delete).
+
+// CreateAccount makes a local account the operator vouches for (its email
+// counts as verified) with no password, and returns a one-hour link where
+// its owner sets one: no password passes through the command line.
+func (s *Server) CreateAccount(ctx context.Context, email, name string) (string, error) {
+	if s.cfg.AuthMode != "local" {
+		return "", errors.New("accounts are created in Firebase in Firebase mode")
+	}
+	addr := normalizeEmail(email)
+	if addr == "" {
+		return "", fmt.Errorf("%q is not an email address", email)
+	}
+	name = cleanText(name, maxDisplayName+1)
+	if name == "" || utf8.RuneCountInString(name) > maxDisplayName {
+		return "", errors.New("the display name must be 1 to 100 characters")
+	}
+	if p := textProblem("Display name", name, false); p != "" {
+		return "", errors.New(p)
+	}
+	u := &store.User{Email: addr, DisplayName: name, EmailVerified: true, CreatedAt: s.now()}
+	if err := s.store.CreateUser(ctx, u); errors.Is(err, store.ErrDuplicate) {
+		return "", fmt.Errorf("an account with email %s already exists", addr)
+	} else if err != nil {
+		return "", err
+	}
+	return s.local.ResetLink(ctx, addr)
+}
+
+// SetDisabled disables an account (its sessions end at once and it cannot
+// sign in) or enables it again.
+func (s *Server) SetDisabled(ctx context.Context, email string, disabled bool) error {
+	u, err := s.accountByEmail(ctx, email)
+	if err != nil {
+		return err
+	}
+	if err := s.store.UpdateUser(ctx, u.ID, map[string]any{"disabled": disabled}); err != nil {
+		return err
+	}
+	if disabled {
+		return s.store.DeleteSessions(ctx, u.ID)
+	}
+	return nil
+}
+
+// DeleteAccount deletes an account with its printers, issues, sessions and
+// photos (rows and files). It returns how many photos were removed.
+func (s *Server) DeleteAccount(ctx context.Context, email string) (int, error) {
+	u, err := s.accountByEmail(ctx, email)
+	if err != nil {
+		return 0, err
+	}
+	ids, err := s.store.DeleteUser(ctx, u.ID)
+	if err != nil {
+		return 0, err
+	}
+	for _, id := range ids {
+		if err := s.photos.blobs.Delete(ctx, id+photoFileSuffix); err != nil {
+			s.log.Warn("delete account: photo file", "photo", id, "err", err)
+		}
+	}
+	return len(ids), nil
+}
+
+func (s *Server) accountByEmail(ctx context.Context, email string) (*store.User, error) {
+	u, err := s.store.UserByEmail(ctx, normalizeEmail(email))
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, fmt.Errorf("no account with email %s", email)
+	}
+	return u, err
+}
