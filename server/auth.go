@@ -45,6 +45,7 @@ var publicAPI = map[string]bool{
 	"POST /api/auth/password-update": true,
 	"POST /api/auth/verify-email":    true,
 	"POST /api/stripe/webhook":       true,
+	"GET /api/openapi.json":          true,
 }
 
 // bearerToken is the token of "Authorization: Bearer <token>", or "".

@@ -182,6 +182,7 @@ func New(cfg *Config, d Deps) (*Server, error) {
 
 	pricing := &pricingAPI{limits: cfg.TierLimits, source: d.Billing, now: d.Now, log: d.Logger}
 	api.GET("/pricing", pricing.pricing)
+	api.GET("/openapi.json", serveOpenAPI)
 	api.GET("/usage-limits", pricing.usageLimits)
 
 	keys := &keyring{store: d.Store}

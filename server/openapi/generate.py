@@ -1,0 +1,152 @@
+"""Writes openapi.json, the OpenAPI 3.1 document of every /api route (served at /api/openapi.json).
+
+Run: python3 server/openapi/generate.py   (the output is committed; TestOpenAPICoversEveryRoute
+fails when a route has no document or a document no route)."""
+import json, os
+
+def ref(name): return {"$ref": f"#/components/schemas/{name}"}
+def arr(x): return {"type": "array", "items": x}
+S, N, I, B = {"type": "string"}, {"type": "number"}, {"type": "integer"}, {"type": "boolean"}
+def nullable(t): return {"type": [t["type"], "null"]} if "type" in t else {"oneOf": [t, {"type": "null"}]}
+def obj(props, required=()): 
+    o = {"type": "object", "properties": props}
+    if required: o["required"] = list(required)
+    return o
+
+schemas = {
+  "Error": obj({"error": obj({"code": S, "message": S, "fields": {"type": "object", "additionalProperties": S}}, ["code", "message"])}, ["error"]),
+  "Step": obj({"title": S, "description": S, "priority": {"enum": ["high", "medium", "low"]}}, ["title", "description", "priority"]),
+  "Question": obj({"id": S, "text": S}),
+  "AIResult": obj({"summary": S, "steps": arr(ref("Step")), "additionalTips": arr(S), "questions": arr(ref("Question")),
+                   "answers": {"type": "object", "additionalProperties": B}, "refineToken": S,
+                   "signature": {"type": "string", "description": "lets this result be shared (POST /api/share-results)"}}, ["summary", "steps", "additionalTips"]),
+  "SlicerSettings": obj({k: N for k in ["nozzleDiameter", "retractionLength", "retractionSpeed", "firstLayerHeight", "firstLayerSpeed",
+                                        "fanSpeed", "pressureAdvance", "wallSpeed", "travelSpeed", "acceleration"]} | {"slicer": S}),
+  "Category": {"enum": ["first-layer", "bed-adhesion", "stringing", "layer-quality", "support-issues", "extrusion-issues",
+                        "mechanical-problems", "heating-issues", "calibration", "other"]},
+  "Profile": obj({"id": I, "firebaseUid": nullable(S), "email": S, "displayName": S, "emailVerified": B, "subscriptionStatus": S,
+                  "subscriptionTier": {"enum": ["free", "hobby", "pro", "farm"]}, "monthlyUsage": I, "monthlyLimit": I, "usageResetsAt": S}),
+  "Session": obj({"token": S, "expiresAt": {"type": "string", "format": "date-time"}, "user": ref("Profile")}, ["token", "expiresAt", "user"]),
+  "PrinterInput": obj({"name": S, "brand": S, "nozzleSize": nullable(N), "filamentDiameter": nullable(N), "buildVolume": nullable(S)}, ["name", "brand"]),
+  "Printer": obj({"id": I, "userId": I, "name": S, "brand": S, "nozzleSize": N, "filamentDiameter": N, "buildVolume": nullable(S), "createdAt": S}),
+  "PrinterStats": obj({"printerId": I, "name": S, "brand": S, "total": I, "pending": I, "inProgress": I, "resolved": I}),
+  "IssueInput": obj({"printerId": nullable(I), "category": ref("Category"), "description": S, "material": nullable(S),
+                     "nozzleTemp": nullable(N), "bedTemp": nullable(N), "layerHeight": nullable(N), "printSpeed": nullable(N),
+                     "infill": nullable(N), "photoUrls": arr(S), "slicerSettings": ref("SlicerSettings")}, ["category", "description"]),
+  "Issue": obj({"id": I, "userId": I, "printerId": nullable(I), "category": S, "description": S, "material": nullable(S),
+                "nozzleTemp": nullable(N), "bedTemp": nullable(N), "layerHeight": nullable(N), "printSpeed": nullable(N), "infill": nullable(N),
+                "photoUrls": arr(S), "aiChecklist": ref("AIResult"), "status": {"enum": ["pending", "in-progress", "resolved"]},
+                "resolvedAt": nullable(S), "workingRecommendations": arr(S), "resolutionNotes": nullable(S), "checkedSteps": arr(S),
+                "createdAt": S, "printer": {"oneOf": [obj({"name": S, "brand": S}), {"type": "null"}]}}),
+  "TroubleshootInput": obj({"category": ref("Category"), "description": S, "material": nullable(S), "nozzleTemp": nullable(N),
+                            "bedTemp": nullable(N), "layerHeight": nullable(N), "printSpeed": nullable(N), "infill": nullable(N),
+                            "printerBrand": S, "images": arr({"type": "string", "description": "base64 JPEG or PNG, at most 5"}),
+                            "screenDimensions": obj({"width": N, "height": N}), "slicerSettings": ref("SlicerSettings")},
+                           ["category", "description", "printerBrand"]),
+  "Subscription": obj({"billingEnabled": B, "tier": S, "status": S, "effectiveTier": S, "hasSubscription": B,
+                       "currentPeriodEnd": nullable(S), "cancelAtPeriodEnd": B}),
+}
+
+def body(schema, ctype="application/json"): return {"required": True, "content": {ctype: {"schema": schema}}}
+def ok(schema=None, desc="OK", ctype="application/json", code="200"):
+    r = {"description": desc}
+    if schema is not None: r["content"] = {ctype: {"schema": schema}}
+    return {code: r}
+def errs(*codes):
+    words = {"400": "Invalid input (code VALIDATION_ERROR or a named code, with fields)", "401": "Not signed in or the session ended",
+             "402": "Payment needed", "403": "Not allowed (e.g. email not verified when required)", "404": "Not found, or not yours",
+             "409": "Conflict (e.g. the state does not allow it)", "413": "Request entity too large", "415": "Not application/json",
+             "429": "Too many requests, or the monthly allowance is used up (PUBLIC_USAGE_LIMIT_EXCEEDED, USAGE_LIMIT_EXCEEDED, BUSY)",
+             "503": "A provider (Gemini, Stripe) is unavailable, or billing is off"}
+    return {c: {"description": words[c], "content": {"application/json": {"schema": ref("Error")}}} for c in codes}
+def op(summary, responses, req=None, auth=True, params=None, tags=None):
+    o = {"summary": summary, "responses": responses}
+    if req: o["requestBody"] = req
+    if auth is None: o["security"] = [{}, {"bearer": []}]  # optional
+    elif auth: o["security"] = [{"bearer": []}]
+    else: o["security"] = []
+    if params: o["parameters"] = params
+    if tags: o["tags"] = tags
+    return o
+def p(name, where="path", schema=S, desc=None):
+    d = {"name": name, "in": where, "required": where == "path", "schema": schema}
+    if desc: d["description"] = desc
+    return d
+ID = [p("id", schema=I)]
+answers = body(obj({"answers": {"type": "object", "additionalProperties": B}, "refineToken": S}, ["answers"]))
+
+paths = {
+ "/api/auth/signup": {"post": op("Create a local account (local mode) and start a session", ok(ref("Session"), "Created", code="201") | errs("400", "409", "415", "429"),
+                       body(obj({"email": S, "password": S, "displayName": S}, ["email", "password", "displayName"])), auth=False, tags=["auth"])},
+ "/api/auth/login": {"post": op("Sign in with email and password (local mode)", ok(ref("Session")) | errs("400", "401", "415", "429"),
+                      body(obj({"email": S, "password": S}, ["email", "password"])), auth=False, tags=["auth"])},
+ "/api/auth/logout": {"post": op("End this session", ok(None, "Signed out", code="204") | errs("401"), tags=["auth"])},
+ "/api/auth/password-reset": {"post": op("Email a one-hour password reset link (always answers the same)", ok(obj({"emailEnabled": B}), "Accepted: a link was sent if the account exists and email is configured", code="202") | errs("400", "415", "429"),
+                               body(obj({"email": S}, ["email"])), auth=False, tags=["auth"])},
+ "/api/auth/password-update": {"post": op("Set a new password with a reset code; ends every other session", ok(obj({"message": S})) | errs("400", "415", "429"),
+                                body(obj({"oobCode": S, "password": S}, ["oobCode", "password"])), auth=False, tags=["auth"])},
+ "/api/auth/verify-email": {"post": op("Confirm an email address with its code", ok(obj({"message": S})) | errs("400", "415"),
+                             body(obj({"oobCode": S}, ["oobCode"])), auth=False, tags=["auth"])},
+ "/api/user/profile": {"get": op("The signed-in maker's profile, plan and usage", ok(ref("Profile")) | errs("401"), tags=["account"])},
+ "/api/transfer-usage": {"post": op("Move this address's anonymous usage into an account created by this sign-up", ok(obj({"transferred": I})) | errs("401"), tags=["account"])},
+ "/api/usage-limits": {"get": op("Monthly allowance per plan", ok({"type": "object", "additionalProperties": obj({"name": S, "limit": I})}), auth=False, tags=["plans"])},
+ "/api/pricing": {"get": op("Monthly price per plan in USD", ok(arr(obj({"tier": S, "amount": N}))), auth=False, tags=["plans"])},
+ "/api/public-usage": {"get": op("This address's anonymous analyses this month", ok(obj({"currentUsage": I})), auth=False, tags=["troubleshoot"])},
+ "/api/troubleshoot": {"post": op("Anonymous analysis (one of the monthly free credits)", ok(ref("AIResult")) | errs("400", "413", "415", "429", "503"),
+                        body(ref("TroubleshootInput")), auth=False, tags=["troubleshoot"])},
+ "/api/troubleshoot/refine": {"post": op("Re-rank an anonymous result with narrow-it-down answers (no credit)", ok(ref("AIResult")) | errs("400", "404", "415"),
+                               answers, auth=False, tags=["troubleshoot"])},
+ "/api/share-results": {"post": op("Share a result this server made; returns the share id", ok(obj({"shareId": S}), code="201") | errs("400", "415", "429"),
+                         body(obj({"title": S, "troubleshootingData": ref("AIResult")}, ["title", "troubleshootingData"])), auth=False, tags=["share"])},
+ "/api/share/{shareId}": {"get": op("A shared result", ok(obj({"title": S, "troubleshootingData": ref("AIResult"), "createdAt": S})) | errs("404"),
+                           auth=False, params=[p("shareId")], tags=["share"])},
+ "/api/printers": {"get": op("The maker's printers", ok(arr(ref("Printer"))) | errs("401"), tags=["workspace"]),
+                   "post": op("Add a printer", ok(ref("Printer"), code="201") | errs("400", "401", "415"), body(ref("PrinterInput")), tags=["workspace"])},
+ "/api/printers/{id}": {"put": op("Update a printer", ok(ref("Printer")) | errs("400", "401", "404", "415"), body(ref("PrinterInput")), params=ID, tags=["workspace"]),
+                        "delete": op("Delete a printer (its issues keep their history)", ok(obj({"id": I, "deleted": B})) | errs("401", "404"), params=ID, tags=["workspace"])},
+ "/api/printers/stats": {"get": op("Issue counts per printer", ok(obj({"printers": arr(ref("PrinterStats"))})) | errs("401"), tags=["workspace"])},
+ "/api/printers/{id}/stats": {"get": op("One printer's issue counts and most frequent categories", ok(ref("PrinterStats")) | errs("401", "404"), params=ID, tags=["workspace"])},
+ "/api/upload-images": {"post": op("Upload up to 5 photos (multipart, repeated 'images')", ok(obj({"images": arr(obj({"url": S}))})) | errs("400", "401", "413", "429"),
+                         body(obj({"images": arr({"type": "string", "contentMediaType": "image/*"})}), "multipart/form-data"), tags=["workspace"])},
+ "/api/photos/{name}": {"get": op("A photo, for its owner (bearer token) or a valid signed URL; anyone else gets 404", ok({"type": "string", "contentMediaType": "image/jpeg"}, ctype="image/jpeg") | errs("404"), auth=None,
+                                  params=[p("name"), p("sig", "query", desc="signature of a photo URL"), p("exp", "query", desc="expiry of a photo URL")], tags=["workspace"]),
+                        "head": op("A photo's headers", ok(None) | errs("404"), auth=None, params=[p("name"), p("sig", "query"), p("exp", "query")], tags=["workspace"])},
+ "/api/issues": {"get": op("The maker's issues with their printer", ok(arr(ref("Issue"))) | errs("401"), tags=["issues"]),
+                 "post": op("Report an issue: analysis, one credit", ok(ref("Issue"), code="201") | errs("400", "401", "403", "404", "415", "429", "503"), body(ref("IssueInput")), tags=["issues"])},
+ "/api/issues/export": {"get": op("Every issue of the maker as CSV or JSON (streamed)", ok({"type": "string"}, ctype="text/csv") | errs("400", "401"),
+                                  params=[p("format", "query", {"enum": ["csv", "json"]})], tags=["issues"])},
+ "/api/issues/{id}": {"get": op("One issue", ok(ref("Issue")) | errs("401", "404"), params=ID, tags=["issues"])},
+ "/api/issues/{id}/progress": {"patch": op("Mark a pending issue in progress", ok(ref("Issue")) | errs("401", "404", "409"), params=ID, tags=["issues"])},
+ "/api/issues/{id}/resolve": {"patch": op("Resolve an issue with the steps that worked", ok(ref("Issue")) | errs("400", "401", "404", "409", "415"),
+                               body(obj({"workingRecommendations": arr(S), "resolutionNotes": nullable(S)})), params=ID, tags=["issues"])},
+ "/api/issues/{id}/checked-steps": {"put": op("Store the ticked steps of an issue", ok(ref("Issue")) | errs("400", "401", "404", "415"),
+                                     body(obj({"checkedSteps": arr(S)}, ["checkedSteps"])), params=ID, tags=["issues"])},
+ "/api/issues/{id}/refine": {"post": op("Re-rank a saved issue's steps with narrow-it-down answers (no credit)", ok(ref("Issue")) | errs("400", "401", "404", "409", "415"),
+                              answers, params=ID, tags=["issues"])},
+ "/api/subscription": {"get": op("The maker's plan and subscription state", ok(ref("Subscription")) | errs("401"), tags=["billing"])},
+ "/api/create-subscription": {"post": op("Start a subscription; a client secret to confirm payment", ok(obj({"clientSecret": nullable(S), "subscribed": B, "tier": S})) | errs("400", "401", "415", "503"),
+                               body(obj({"tier": {"enum": ["hobby", "pro", "farm"]}}, ["tier"])), tags=["billing"])},
+ "/api/complete-subscription": {"post": op("Finish a subscription after payment confirmation", ok(obj({"status": S, "tier": S, "requiresAction": B})) | errs("400", "401", "415", "503"),
+                                 body(obj({"setupIntentId": S}, ["setupIntentId"])), tags=["billing"])},
+ "/api/change-subscription": {"post": op("Change plan", ok(obj({"message": S, "tier": S, "status": S})) | errs("400", "401", "409", "415", "503"),
+                               body(obj({"newTier": {"enum": ["hobby", "pro", "farm"]}}, ["newTier"])), tags=["billing"])},
+ "/api/cancel-subscription": {"post": op("Cancel at the end of the period", ok(obj({"message": S})) | errs("401", "409", "503"), tags=["billing"])},
+ "/api/stripe/webhook": {"post": op("Stripe events (signed with the webhook secret; 404 when billing is off)", ok(obj({"received": B, "outcome": S})) | errs("400", "404"),
+                          body({"type": "object"}), auth=False, params=[p("Stripe-Signature", "header")], tags=["billing"])},
+ "/api/openapi.json": {"get": op("This document", ok({"type": "object"}), auth=False, tags=["meta"])},
+}
+
+doc = {
+  "openapi": "3.1.0",
+  "info": {"title": "Layerfix API", "version": "1",
+           "description": "Every /api route of the Layerfix server. Errors are {\"error\":{\"code\",\"message\",\"fields\"}}. "
+                          "Bearer tokens are local session tokens (local mode) or Firebase ID tokens (Firebase mode); "
+                          "the /api/auth routes exist in local mode only. JSON bodies need Content-Type: application/json."},
+  "servers": [{"url": "/"}],
+  "paths": paths,
+  "components": {"schemas": schemas, "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}}},
+}
+out = os.path.join(os.path.dirname(os.path.abspath(__file__)), "openapi.json")
+with open(out, "w") as f:
+    json.dump(doc, f, indent=1, sort_keys=False)
+    f.write("\n")
