@@ -24,7 +24,7 @@ type evalSet struct {
 }
 
 var evalSets = []evalSet{
-	{file: "testdata/locked.json", hit1: 0.177, hit3: 0.533, locked: true},
+	{file: "testdata/locked.json", hit1: 0.199, hit3: 0.555, locked: true},
 	{file: "testdata/casebase/cases.json", hit1: 0.45, hit3: 0.85},
 	{file: "testdata/casebase/holdout.json", hit1: 0.45, hit3: 0.63},
 	{file: "testdata/casebase/holdout2.json", hit1: 0.2, hit3: 0.38},
