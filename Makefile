@@ -5,7 +5,7 @@ VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -s -w -X main.version=$(VERSION)
 SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all build frontend run test test-go test-frontend test-e2e vet deps-test deps-go-test bench clean release release-check attack fuzz lighthouse
+.PHONY: all build frontend run test test-go test-frontend test-e2e vet deps-test deps-go-test bench clean release release-check attack fuzz lighthouse bench-farm
 
 # stripe-mock: a local Stripe API for the billing tests (installed once).
 STRIPE_MOCK ?= github.com/stripe/stripe-mock@v0.203.0
@@ -83,6 +83,11 @@ fuzz:
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./ai/ ./server/
+
+# A print farm with 100,000 issues on SQLite (FARM_ISSUES to change): the
+# dashboard, issue pages and the CSV export, timed on the HTTP handlers.
+bench-farm:
+	$(GO) test -run '^$$' -bench BenchmarkFarm -benchtime 1x -v ./server/ | grep -E 'seeded|mean|export'
 
 # Release binaries: fully static (no C library needed), the version stamped
 # in, for 64-bit PCs and servers, 64-bit Pi OS, 32-bit Pi OS (ARMv7) and

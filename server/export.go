@@ -1,10 +1,10 @@
 package server
 
 import (
-	"bytes"
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"strconv"
 	"strings"
@@ -52,56 +52,82 @@ func (h *issuesAPI) export(c echo.Context) error {
 	if format != "csv" && format != "json" {
 		return validationErr(map[string]string{"format": "format must be csv or json"})
 	}
-	rows, err := h.store.ListIssues(c.Request().Context(), currentUser(c).ID)
-	if err != nil {
-		return err
-	}
 	name := fmt.Sprintf("layerfix-issues-%s.%s", h.now().UTC().Format("2006-01-02"), format)
 	hdr := c.Response().Header()
 	hdr.Set("Content-Disposition", fmt.Sprintf(`attachment; filename="%s"`, name))
 	hdr.Set("Cache-Control", "no-store")
+	// Streamed a page of rows at a time: memory stays bounded for a farm's whole history.
+	ctx, user := c.Request().Context(), currentUser(c)
+	res := c.Response()
 	if format == "json" {
-		out := make([]exportedIssue, len(rows))
-		for i, r := range rows {
-			out[i] = exportOf(&r)
+		hdr.Set(echo.HeaderContentType, echo.MIMEApplicationJSONCharsetUTF8)
+		res.WriteHeader(http.StatusOK)
+		enc := json.NewEncoder(res)
+		sep := "["
+		err := h.store.EachIssue(ctx, user.ID, func(v *store.IssueView) error {
+			if _, err := io.WriteString(res, sep); err != nil {
+				return err
+			}
+			sep = ","
+			return enc.Encode(exportOf(v))
+		})
+		if sep == "[" {
+			io.WriteString(res, "[")
 		}
-		return c.JSON(http.StatusOK, out)
+		io.WriteString(res, "]\n")
+		return err
 	}
-	var buf bytes.Buffer
-	w := csv.NewWriter(&buf)
+	hdr.Set(echo.HeaderContentType, "text/csv; charset=utf-8")
+	res.WriteHeader(http.StatusOK)
+	w := csv.NewWriter(res)
 	w.Write(csvHeader)
-	for _, r := range rows {
-		e := exportOf(&r)
-		printer, brand := "Unknown Printer", "Unknown Brand"
-		if e.Printer != nil {
-			printer, brand = e.Printer.Name, e.Printer.Brand
+	n := 0
+	err := h.store.EachIssue(ctx, user.ID, func(v *store.IssueView) error {
+		w.Write(csvRecord(v))
+		if n++; n%500 == 0 {
+			w.Flush()
+			res.Flush()
 		}
-		var summary struct {
-			Summary string `json:"summary"`
-		}
-		json.Unmarshal(e.AIChecklist, &summary)
-		resolved := ""
-		if e.ResolvedAt != nil {
-			resolved = e.ResolvedAt.UTC().Format(time.RFC3339)
-		}
-		label := ai.CategoryLabels[e.Category]
-		if label == "" {
-			label = e.Category
-		}
-		record := []string{strconv.FormatInt(e.ID, 10), e.CreatedAt.UTC().Format(time.RFC3339), printer, brand,
-			label, e.Status, e.Description, deref(e.Material), num(e.NozzleTemp), num(e.BedTemp), num(e.LayerHeight),
-			num(e.PrintSpeed), num(e.Infill), resolved, strings.Join(e.WorkingRecommendations, "; "),
-			deref(e.ResolutionNotes), summary.Summary}
-		for i := range record {
-			record[i] = csvSafe(record[i])
-		}
-		w.Write(record)
-	}
+		return w.Error()
+	})
 	w.Flush()
-	if err := w.Error(); err != nil {
-		return fmt.Errorf("write csv: %w", err)
+	if err == nil {
+		err = w.Error()
 	}
-	return c.Blob(http.StatusOK, "text/csv; charset=utf-8", buf.Bytes())
+	if err != nil {
+		// The status is sent; the log and a cut-short download say it failed.
+		return fmt.Errorf("export issues: %w", err)
+	}
+	return nil
+}
+
+// csvRecord is one issue as a CSV row, made safe for spreadsheets.
+func csvRecord(r *store.IssueView) []string {
+	e := exportOf(r)
+	printer, brand := "Unknown Printer", "Unknown Brand"
+	if e.Printer != nil {
+		printer, brand = e.Printer.Name, e.Printer.Brand
+	}
+	var summary struct {
+		Summary string `json:"summary"`
+	}
+	json.Unmarshal(e.AIChecklist, &summary)
+	resolved := ""
+	if e.ResolvedAt != nil {
+		resolved = e.ResolvedAt.UTC().Format(time.RFC3339)
+	}
+	label := ai.CategoryLabels[e.Category]
+	if label == "" {
+		label = e.Category
+	}
+	record := []string{strconv.FormatInt(e.ID, 10), e.CreatedAt.UTC().Format(time.RFC3339), printer, brand,
+		label, e.Status, e.Description, deref(e.Material), num(e.NozzleTemp), num(e.BedTemp), num(e.LayerHeight),
+		num(e.PrintSpeed), num(e.Infill), resolved, strings.Join(e.WorkingRecommendations, "; "),
+		deref(e.ResolutionNotes), summary.Summary}
+	for i := range record {
+		record[i] = csvSafe(record[i])
+	}
+	return record
 }
 
 func exportOf(v *store.IssueView) exportedIssue {

@@ -67,7 +67,7 @@ func TestOtherUsersIDsAre404(t *testing.T) {
 		}
 	}
 	// Bob's own lists, stats and export hold nothing of Ada's.
-	for _, p := range []string{"/api/issues", "/api/printers", "/api/printers/stats", "/api/issues/export?format=json", "/api/issues/export?format=csv"} {
+	for _, p := range []string{"/api/issues", "/api/issues?limit=5&q=hairs", "/api/issues/summary", "/api/printers", "/api/printers/stats", "/api/issues/export?format=json", "/api/issues/export?format=csv"} {
 		covered["GET "+strings.Split(p, "?")[0]] = true
 		w := ws.do(t, "GET", p, "", bob...)
 		if w.Code != 200 || strings.Contains(w.Body.String(), "Mk4") || strings.Contains(w.Body.String(), "Thin hairs") {

@@ -27,6 +27,9 @@ type issueStore interface {
 	RefundUserCredit(ctx context.Context, userID int64, now time.Time) error
 	CreateIssue(ctx context.Context, is *store.Issue) error
 	ListIssues(ctx context.Context, userID int64) ([]store.IssueView, error)
+	IssuePage(ctx context.Context, userID int64, f store.IssueFilter, after *store.IssueCursor, limit int) ([]store.IssueView, *store.IssueCursor, int64, error)
+	CountIssues(ctx context.Context, userID int64) (store.IssueCounts, error)
+	EachIssue(ctx context.Context, userID int64, fn func(*store.IssueView) error) error
 	IssueByID(ctx context.Context, userID, id int64) (*store.IssueView, error)
 	ResolveIssue(ctx context.Context, userID, id int64, working []string, notes *string, now time.Time) error
 	StartIssue(ctx context.Context, userID, id int64) error
@@ -320,16 +323,17 @@ func (h *issuesAPI) history(ctx context.Context, userID, printerID int64) ([]ai.
 }
 
 func (h *issuesAPI) list(c echo.Context) error {
+	if wantsPage(c) {
+		return h.page(c)
+	}
 	ctx := c.Request().Context()
 	rows, err := h.store.ListIssues(ctx, currentUser(c).ID)
 	if err != nil {
 		return err
 	}
-	out := make([]issueJSON, len(rows))
-	for i := range rows {
-		if out[i], err = h.view(ctx, &rows[i]); err != nil {
-			return err
-		}
+	out, err := h.views(ctx, rows)
+	if err != nil {
+		return err
 	}
 	c.Response().Header().Set("Cache-Control", "no-store")
 	return c.JSON(http.StatusOK, out)

@@ -279,18 +279,18 @@ func buildStats(printerID *int64, name, brand string, facets []store.IssueFacet,
 		if (printerID == nil) != (f.PrinterID == nil) || (printerID != nil && *printerID != *f.PrinterID) {
 			continue
 		}
-		st.Total++
+		st.Total += f.Count
 		switch f.Status {
 		case store.StatusResolved:
-			st.Resolved++
+			st.Resolved += f.Count
 		case store.StatusInProgress:
-			st.InProgress++
+			st.InProgress += f.Count
 		default:
-			st.Pending++
+			st.Pending += f.Count
 		}
-		cats[f.Category]++
+		cats[f.Category] += f.Count
 		if i, ok := index[f.CreatedAt.UTC().Format("2006-01")]; ok {
-			st.Months[i].Count++
+			st.Months[i].Count += f.Count
 		}
 	}
 	if st.Total > 0 {

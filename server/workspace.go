@@ -33,6 +33,7 @@ func (s *Server) registerWorkspace(api *echo.Group, d Deps) {
 	api.GET("/issues", is.list)
 	api.POST("/issues", is.create)
 	api.GET("/issues/export", is.export)
+	api.GET("/issues/summary", is.summary)
 	api.GET("/issues/:id", is.get)
 	api.PATCH("/issues/:id/resolve", is.resolve)
 	api.PATCH("/issues/:id/progress", is.start)

@@ -173,21 +173,60 @@ func (s *Store) PrinterHistory(ctx context.Context, userID, printerID int64, lim
 	return out, nil
 }
 
-// IssueFacet is the part of an issue the per-printer statistics need.
+// IssueFacet counts the issues of one printer with one category and status
+// created in one calendar month (UTC): what the per-printer statistics need.
 type IssueFacet struct {
 	PrinterID *int64
 	Category  string
 	Status    string
-	CreatedAt time.Time
+	CreatedAt time.Time // the first day of the month
+	Count     int
 }
 
-// IssueFacets returns category, status and date of every issue of the user.
+// IssueFacets returns the user's issues grouped by printer, category,
+// status and month, counted in the database: a farm with a long history
+// gets a few hundred rows, not one per issue.
 func (s *Store) IssueFacets(ctx context.Context, userID int64) ([]IssueFacet, error) {
-	out := []IssueFacet{}
-	err := s.reader(ctx).Model(&Issue{}).Select("printer_id, category, status, created_at").
-		Where("user_id = ?", userID).Order("created_at").Find(&out).Error
+	// SQLite keeps times as text that starts with the UTC date in both drivers (the server
+	// stores UTC); strftime cannot read every driver's layout.
+	month := "substr(created_at, 1, 7)"
+	if s.dialect == Postgres {
+		month = "to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM')"
+	}
+	var rows []struct {
+		PrinterID *int64
+		Category  string
+		Status    string
+		Month     string
+		N         int
+	}
+	err := s.reader(ctx).Model(&Issue{}).
+		Select("printer_id, category, status, "+month+" AS month, COUNT(*) AS n").
+		Where("user_id = ?", userID).Group("printer_id, category, status, month").Scan(&rows).Error
 	if err != nil {
 		return nil, fmt.Errorf("issue facets of user %d: %w", userID, err)
 	}
+	out := make([]IssueFacet, 0, len(rows))
+	for _, r := range rows {
+		m, err := time.Parse("2006-01", r.Month)
+		if err != nil {
+			return nil, fmt.Errorf("issue facets of user %d: month %q: %w", userID, r.Month, err)
+		}
+		out = append(out, IssueFacet{PrinterID: r.PrinterID, Category: r.Category, Status: r.Status, CreatedAt: m, Count: r.N})
+	}
 	return out, nil
+}
+
+// CreateIssues inserts many issues in one transaction (imports, seeding).
+func (s *Store) CreateIssues(ctx context.Context, issues []Issue) error {
+	now := s.Now()
+	for i := range issues {
+		if issues[i].CreatedAt.IsZero() {
+			issues[i].CreatedAt = now
+		}
+		if issues[i].Status == "" {
+			issues[i].Status = StatusPending
+		}
+	}
+	return s.writer(ctx).CreateInBatches(issues, 200).Error
 }

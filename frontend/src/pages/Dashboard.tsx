@@ -17,7 +17,7 @@ import TaskAltRounded from '@mui/icons-material/TaskAltRounded';
 import type { Printer } from '../api/client';
 import { useAuth } from '../auth/useAuth';
 import { UsageCard } from '../features/usage/UsageCard';
-import { useIssues, usePrinters } from '../features/workspace/hooks';
+import { useIssueSummary, usePrinters } from '../features/workspace/hooks';
 import { usePrinterHistory } from '../features/workspace/history';
 import { AddPrinterCard, PrinterCard } from '../features/workspace/PrinterCard';
 import { DeletePrinterDialog, PrinterDialog } from '../features/workspace/PrinterDialog';
@@ -80,7 +80,8 @@ type Modal = { kind: 'none' } | { kind: 'add' } | { kind: 'edit'; printer: Print
 export default function Dashboard() {
   const { user } = useAuth();
   const { printers, loading: printersLoading } = usePrinters();
-  const { issues, loading: issuesLoading } = useIssues();
+  // Counts and the newest issues come from the server's summary: a farm's whole log never loads here.
+  const { summary, loading: issuesLoading } = useIssueSummary();
   const actions = usePrinterActions();
   const [modal, setModal] = useState<Modal>({ kind: 'none' });
   const [deleting, setDeleting] = useState<Printer | null>(null);
@@ -88,9 +89,9 @@ export default function Dashboard() {
 
   const name = firstName(user?.displayName);
   // Open work is every issue not resolved yet: new (pending) ones and those being worked on.
-  const inProgress = issues.filter((i) => i.status === 'in-progress').length;
-  const open = issues.filter((i) => i.status !== 'resolved').length;
-  const resolved = issues.length - open;
+  const inProgress = summary?.inProgress ?? 0;
+  const open = summary?.open ?? 0;
+  const resolved = summary?.resolved ?? 0;
   const subscribed = user?.subscriptionStatus === 'active';
 
   return (
@@ -145,7 +146,7 @@ export default function Dashboard() {
               <AddPrinterCard onClick={() => setModal({ kind: 'add' })} />
             </Box>
           </Box>
-          <RecentIssues issues={issues} loading={issuesLoading} />
+          <RecentIssues issues={summary?.recent ?? []} loading={issuesLoading} />
         </Stack>
         {!subscribed && (
           <Box sx={{ gridArea: 'side', minWidth: 0 }}>

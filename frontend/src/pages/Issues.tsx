@@ -18,11 +18,9 @@ import InboxRounded from '@mui/icons-material/InboxRounded';
 import SearchOffRounded from '@mui/icons-material/SearchOffRounded';
 import type { Issue } from '../api/client';
 import { ExportButton } from '../features/workspace/ExportButton';
-import { useIssues } from '../features/workspace/hooks';
+import { useIssuePages, useIssueSummary, usePrinters } from '../features/workspace/hooks';
 import { IssueCard } from '../features/workspace/IssueCard';
 import {
-  distinctPrinterNames,
-  filterIssues,
   filtersActive,
   NO_FILTERS,
   STATUS_FILTERS,
@@ -98,10 +96,15 @@ function Filters({ filters, printerNames, onChange }: { filters: IssueFilters; p
 
 export default function Issues() {
   const navigate = useNavigate();
-  const { issues, error, loading } = useIssues();
   const [filters, setFilters] = useState<IssueFilters>(NO_FILTERS);
-  const printerNames = useMemo(() => distinctPrinterNames(issues), [issues]);
-  const shown = useMemo(() => filterIssues(issues, filters), [issues, filters]);
+  // The server filters and pages; the summary says how many issues there are in all.
+  const { issues: shown, total: matching, error: pageError, loading: pageLoading, hasMore, loadingMore, loadMore } = useIssuePages(filters);
+  const { summary, error: summaryError, loading: summaryLoading } = useIssueSummary();
+  const { printers } = usePrinters();
+  const printerNames = useMemo(() => [...new Set(printers.map((p) => p.name))].sort((a, b) => a.localeCompare(b)), [printers]);
+  const error = pageError ?? summaryError;
+  const loading = summaryLoading || (pageLoading && shown.length === 0);
+  const totalIssues = summary?.total ?? 0;
   const active = filtersActive(filters);
 
   const open = (issue: Issue) => {
@@ -131,7 +134,7 @@ export default function Issues() {
         ))}
       </Stack>
     );
-  } else if (issues.length === 0) {
+  } else if (totalIssues === 0) {
     body = (
       <EmptyState
         icon={<InboxRounded />}
@@ -143,6 +146,12 @@ export default function Issues() {
           </Button>
         }
       />
+    );
+  } else if (pageLoading) {
+    body = (
+      <Stack spacing={2} aria-busy="true" aria-label="Loading issues">
+        <Skeleton variant="rounded" height={140} data-testid="issue-skeleton" />
+      </Stack>
     );
   } else if (shown.length === 0) {
     body = (
@@ -158,6 +167,11 @@ export default function Issues() {
         {shown.map((issue) => (
           <IssueCard key={issue.id} issue={issue} onOpen={() => open(issue)} />
         ))}
+        {hasMore && (
+          <Button variant="outlined" onClick={loadMore} disabled={loadingMore} sx={{ alignSelf: 'center' }}>
+            {loadingMore ? 'Loading…' : `Show More (${shown.length} of ${matching})`}
+          </Button>
+        )}
       </Stack>
     );
   }
@@ -172,20 +186,20 @@ export default function Issues() {
           <Typography sx={{ color: 'text.secondary' }}>Every problem you reported and what fixed it.</Typography>
         </Box>
         <Stack direction="row" spacing={1}>
-          <ExportButton disabled={loading || Boolean(error) || issues.length === 0} />
+          <ExportButton disabled={loading || Boolean(error) || totalIssues === 0} />
           <Button component={RouterLink} to="/report-issue" variant="contained" startIcon={<AddCircleOutlineRounded />}>
             New Issue
           </Button>
         </Stack>
       </Stack>
-      {!error && !loading && issues.length > 0 && (
+      {!error && !loading && totalIssues > 0 && (
         <Card sx={{ mb: 2.5 }}>
           <CardContent sx={{ p: 2, '&:last-child': { pb: 2 } }}>
             <Filters filters={filters} printerNames={printerNames} onChange={setFilters} />
             {active && (
               <Stack direction="row" sx={{ alignItems: 'center', justifyContent: 'space-between', mt: 1.5 }}>
                 <Typography variant="body2" sx={{ color: 'text.secondary' }} data-testid="filter-count">
-                  Showing {shown.length} of {issues.length} issues
+                  Showing {matching} of {totalIssues} issues
                 </Typography>
                 <Button size="small" startIcon={<FilterAltOffRounded />} onClick={() => setFilters(NO_FILTERS)}>
                   Clear Filters

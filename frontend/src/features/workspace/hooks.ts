@@ -1,11 +1,15 @@
 // Data hooks of the workspace screens. Lists are fetched only when signed in (SPEC section 6).
 import useSWR from 'swr';
+import useSWRInfinite from 'swr/infinite';
 import { getPrinters, type Issue, type Printer } from '../../api/client';
+import { pageQuery, type IssueFilters } from './issueFilters';
 import { useAuth } from '../../auth/useAuth';
 import { STATS_KEY } from './history';
 
 export const PRINTERS_KEY = '/api/printers';
 export const ISSUES_KEY = '/api/issues';
+export const SUMMARY_KEY = '/api/issues/summary';
+export const PAGE_SIZE = 50;
 
 // usePrinters: any failure is an empty list (SPEC section 7).
 export function usePrinters() {
@@ -14,23 +18,60 @@ export function usePrinters() {
   return { printers: data ?? [], loading: isLoading || (data === undefined && Boolean(user)), mutate };
 }
 
-// useIssues keeps the error so /issues can show its error card; the dashboard ignores it.
-export function useIssues() {
+export interface IssueSummary {
+  total: number;
+  open: number;
+  pending: number;
+  inProgress: number;
+  resolved: number;
+  recent: Issue[];
+}
+
+// useIssueSummary: the dashboard's counts and newest issues, however long the log is.
+export function useIssueSummary() {
   const { user } = useAuth();
-  const { data, error, isLoading, mutate } = useSWR<Issue[]>(user ? ISSUES_KEY : null);
+  const { data, error, isLoading } = useSWR<IssueSummary>(user ? SUMMARY_KEY : null);
+  return { summary: data, error: error as Error | undefined, loading: isLoading || (data === undefined && !error && Boolean(user)) };
+}
+
+interface IssuePage {
+  items: Issue[];
+  nextCursor: string | null;
+  total: number;
+}
+
+// useIssuePages: the issue log a page at a time, filtered by the server. The pages are fetched
+// again whenever the screen mounts, so a change made on another screen always shows.
+export function useIssuePages(filters: IssueFilters) {
+  const { user } = useAuth();
+  const query = pageQuery(filters, PAGE_SIZE);
+  const { data, error, isLoading, isValidating, size, setSize } = useSWRInfinite<IssuePage>(
+    (index, prev: IssuePage | null) => {
+      if (!user || (prev && !prev.nextCursor)) return null;
+      return index === 0 ? `${ISSUES_KEY}?${query}` : `${ISSUES_KEY}?${query}&cursor=${encodeURIComponent(prev!.nextCursor!)}`;
+    },
+    { revalidateOnMount: true, revalidateFirstPage: true },
+  );
+  const pages = data ?? [];
+  const last = pages[pages.length - 1];
   return {
-    issues: Array.isArray(data) ? data : [],
+    issues: pages.flatMap((p) => p.items),
+    total: pages[0]?.total ?? 0,
     error: error as Error | undefined,
     loading: isLoading || (data === undefined && !error && Boolean(user)),
-    mutate,
+    hasMore: Boolean(last?.nextCursor),
+    loadingMore: isValidating && size > pages.length,
+    loadMore: () => void setSize(size + 1),
   };
 }
 
 type Mutate = (key: string, data?: undefined, opts?: { revalidate: boolean }) => Promise<unknown>;
 
 // revalidateIssues drops everything derived from the issue log after a change made on another
-// screen: with the SWR defaults (never stale) the next screen would otherwise show the old list.
+// screen: with the SWR defaults (never stale) the next screen would otherwise show the old data.
+// (The Issues screen's pages refetch on mount.)
 export function revalidateIssues(mutate: Mutate): void {
   void mutate(ISSUES_KEY, undefined, { revalidate: true });
+  void mutate(SUMMARY_KEY, undefined, { revalidate: true });
   void mutate(STATS_KEY, undefined, { revalidate: true });
 }

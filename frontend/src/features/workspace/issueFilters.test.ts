@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import type { Issue } from '../../api/client';
 import { testIssue } from '../../test/fixtures';
-import { distinctPrinterNames, filterIssues, filtersActive, NO_FILTERS } from './issueFilters';
+import { distinctPrinterNames, filterIssues, filtersActive, NO_FILTERS, pageQuery } from './issueFilters';
 
 function issue(id: number, createdAt: Date, patch: Partial<Issue> = {}): Issue {
   return testIssue({ id, createdAt: createdAt.toISOString(), printer: { name: 'Ender', brand: 'Creality' }, ...patch });
@@ -45,4 +45,18 @@ describe('filterIssues', () => {
 
 test('distinct printer names, without deleted printers', () => {
   expect(distinctPrinterNames(issues)).toEqual(['Ender', 'MK4']);
+});
+
+describe('pageQuery', () => {
+  test('no filters: just the page size', () => {
+    expect(pageQuery(NO_FILTERS, 50)).toBe('limit=50');
+  });
+  test('status, printer and local days as instants for the server', () => {
+    const q = new URLSearchParams(pageQuery({ printer: 'Mk4 & co', status: 'open', startDate: '2026-03-01', endDate: '2026-03-31' }, 20));
+    expect(q.get('limit')).toBe('20');
+    expect(q.get('status')).toBe('open');
+    expect(q.get('printer')).toBe('Mk4 & co');
+    expect(q.get('from')).toBe(new Date(2026, 2, 1).toISOString());
+    expect(q.get('to')).toBe(new Date(2026, 2, 31, 23, 59, 59, 999).toISOString());
+  });
 });

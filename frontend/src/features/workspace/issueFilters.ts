@@ -46,6 +46,19 @@ function localDay(value: string, end: boolean): number | null {
   return end ? new Date(y, mo, d, 23, 59, 59, 999).getTime() : new Date(y, mo, d).getTime();
 }
 
+// pageQuery is the query of GET /api/issues for these filters: the server filters and pages.
+// Dates are local days, sent as the instants where they begin and end.
+export function pageQuery(f: IssueFilters, limit: number): string {
+  const q = new URLSearchParams({ limit: String(limit) });
+  if (f.status !== 'all') q.set('status', f.status);
+  if (f.printer) q.set('printer', f.printer);
+  const start = localDay(f.startDate, false);
+  const end = localDay(f.endDate, true);
+  if (start !== null) q.set('from', new Date(start).toISOString());
+  if (end !== null) q.set('to', new Date(end).toISOString());
+  return q.toString();
+}
+
 // filterIssues keeps the issues matching every active filter. The end date includes its whole day.
 export function filterIssues(issues: readonly Issue[], f: IssueFilters): Issue[] {
   const start = localDay(f.startDate, false);

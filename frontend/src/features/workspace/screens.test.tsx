@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 
 const ue = userEvent.setup({ delay: null });
@@ -34,8 +34,37 @@ const issues = [
   testIssue({ ...base, id: 4, printerId: 3, status: 'resolved', description: 'Blobs', createdAt: '2025-03-11T10:00:00Z', printer }),
 ];
 
+// A small stand-in for the server's issue pages and summary: it filters by status and printer
+// name as GET /api/issues does, newest first, and counts by status.
+function stubIssueApi() {
+  const other = stubFetch({ '/api/printers': [printer], '/api/printers/stats': { printers: [] } });
+  const newestFirst = [...issues].sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt));
+  const json = (body: unknown) => new Response(JSON.stringify(body), { status: 200, headers: { 'Content-Type': 'application/json' } });
+  const fn = vi.fn(async (input: RequestInfo | URL) => {
+    const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url, 'http://test');
+    if (url.pathname === '/api/issues/summary') {
+      const count = (st: string) => issues.filter((i) => i.status === st).length;
+      return json({ total: issues.length, pending: count('pending'), inProgress: count('in-progress'), resolved: count('resolved'),
+        open: issues.length - count('resolved'), recent: newestFirst.slice(0, 5) });
+    }
+    if (url.pathname === '/api/issues') {
+      const status = url.searchParams.get('status');
+      const printerName = url.searchParams.get('printer');
+      const items = newestFirst.filter(
+        (i) =>
+          (!status || (status === 'open' ? i.status !== 'resolved' : i.status === status)) &&
+          (!printerName || (i.printer?.name ?? 'Unknown Printer') === printerName),
+      );
+      return json({ items, nextCursor: null, total: items.length });
+    }
+    return other(input);
+  });
+  vi.stubGlobal('fetch', fn);
+  return fn;
+}
+
 beforeEach(() => {
-  stubFetch({ '/api/printers': [printer], '/api/issues': issues, '/api/printers/stats': { printers: [] } });
+  stubIssueApi();
 });
 afterEach(() => vi.unstubAllGlobals());
 
@@ -63,6 +92,31 @@ test('dashboard: greeting, counts, three recent issues, upgrade card, delete con
   expect(
     await screen.findByText('Are you sure you want to delete "Workshop Ender"? This action cannot be undone.'),
   ).toBeInTheDocument();
+});
+
+test('issues: a long log comes a page at a time with Show More', async () => {
+  const other = stubIssueApi();
+  const many = Array.from({ length: 60 }, (_, n) =>
+    testIssue({ ...base, id: 100 + n, printerId: 3, status: 'pending', description: `Issue ${n}`, createdAt: new Date(Date.UTC(2025, 0, 1) - n * 86400000).toISOString(), printer }),
+  );
+  const json = (body: unknown) => new Response(JSON.stringify(body), { status: 200, headers: { 'Content-Type': 'application/json' } });
+  const seen: string[] = [];
+  vi.stubGlobal('fetch', vi.fn(async (input: RequestInfo | URL) => {
+    const url = new URL(String(input), 'http://test');
+    if (url.pathname === '/api/issues/summary') return json({ total: 60, pending: 60, inProgress: 0, resolved: 0, open: 60, recent: [] });
+    if (url.pathname === '/api/issues') {
+      seen.push(url.search);
+      const second = url.searchParams.get('cursor') === 'c2';
+      return json({ items: second ? many.slice(50) : many.slice(0, 50), nextCursor: second ? null : 'c2', total: 60 });
+    }
+    return other(input);
+  }));
+  renderWithProviders(<Issues />);
+  expect(await screen.findAllByTestId('issue-card', {}, { timeout: 5000 })).toHaveLength(50);
+  await ue.click(screen.getByRole('button', { name: 'Show More (50 of 60)' }));
+  await waitFor(() => expect(screen.getAllByTestId('issue-card')).toHaveLength(60));
+  expect(screen.queryByRole('button', { name: /Show More/ })).not.toBeInTheDocument();
+  expect(seen).toContain('?limit=50&cursor=c2');
 });
 
 test('issues: filters show "Showing X of Y issues" and the working solutions', async () => {

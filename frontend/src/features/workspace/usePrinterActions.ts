@@ -4,7 +4,7 @@ import { useSWRConfig } from 'swr';
 import { createPrinter, deletePrinter, updatePrinter, type Printer } from '../../api/client';
 import { useToast } from '../../components/Toast';
 import { STATS_KEY } from './history';
-import { ISSUES_KEY, PRINTERS_KEY } from './hooks';
+import { PRINTERS_KEY, revalidateIssues } from './hooks';
 import { printerPayload, type PrinterFormValues } from './printerValidation';
 
 export function usePrinterActions() {
@@ -36,7 +36,7 @@ export function usePrinterActions() {
     // Issues of a deleted printer stay and read 'Unknown Printer': reload them too.
     remove: async (p: Printer) => {
       const ok = await run(() => deletePrinter(p.id), 'Printer deleted successfully', 'Failed to delete printer');
-      if (ok) void mutate(ISSUES_KEY);
+      if (ok) revalidateIssues(mutate);
       return ok;
     },
   };
