@@ -5,7 +5,7 @@ VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -s -w -X main.version=$(VERSION)
 SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all build frontend run test test-go test-frontend test-e2e vet deps-test deps-go-test bench clean release release-check attack fuzz lighthouse bench-farm
+.PHONY: all build frontend run test test-go test-frontend test-e2e vet deps-test deps-go-test bench clean release release-check attack fuzz lighthouse bench-farm bench-http
 
 # stripe-mock: a local Stripe API for the billing tests (installed once).
 STRIPE_MOCK ?= github.com/stripe/stripe-mock@v0.203.0
@@ -83,6 +83,11 @@ fuzz:
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./ai/ ./server/
+
+# Writes at disk speed: the disk's fsync rate, a bare Echo server and
+# Layerfix at 50 connections in one run (scripts/benchhttp).
+bench-http: build
+	$(GO) run ./scripts/benchhttp -bin $(BIN)
 
 # A print farm with 100,000 issues on SQLite (FARM_ISSUES to change): the
 # dashboard, issue pages and the CSV export, timed on the HTTP handlers.

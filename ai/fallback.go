@@ -129,6 +129,8 @@ func (w *withFallback) Analyze(ctx context.Context, req Request) (*Result, error
 		w.log.Error("built-in engine failed after AI failure", "error", fbErr.Error())
 		return nil, fmt.Errorf("%w; fallback: %v", err, fbErr)
 	}
-	res.Engine = EngineFallback
-	return res, nil
+	// A copy: the fallback's result may be shared (a cache, a stub), so it is not written to.
+	out := *res
+	out.Engine = EngineFallback
+	return &out, nil
 }

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"fmt"
+	"gorm.io/gorm"
 	"time"
 )
 
@@ -14,23 +15,30 @@ func (s *Store) ConsumeAnonymous(ctx context.Context, ip string, now time.Time, 
 		return false, nil
 	}
 	now = now.UTC()
-	res := s.writer(ctx).Exec(`INSERT INTO anonymous_usage (ip_address, usage_count, month, year, last_used)
+	var ok bool
+	err := s.write(ctx, func(tx *gorm.DB) error {
+		res := tx.Exec(`INSERT INTO anonymous_usage (ip_address, usage_count, month, year, last_used)
 VALUES (?, 1, ?, ?, ?)
 ON CONFLICT (ip_address, month, year) DO UPDATE
 SET usage_count = anonymous_usage.usage_count + 1, last_used = excluded.last_used
 WHERE anonymous_usage.usage_count < ?`, ip, int(now.Month()), now.Year(), now, limit)
-	if res.Error != nil {
-		return false, fmt.Errorf("consume anonymous credit: %w", res.Error)
+		ok = res.RowsAffected == 1
+		return res.Error
+	})
+	if err != nil {
+		return false, fmt.Errorf("consume anonymous credit: %w", err)
 	}
-	return res.RowsAffected == 1, nil
+	return ok, nil
 }
 
 // RefundAnonymous gives back a credit taken by ConsumeAnonymous for a request
 // that then failed.
 func (s *Store) RefundAnonymous(ctx context.Context, ip string, now time.Time) error {
 	now = now.UTC()
-	err := s.writer(ctx).Exec(`UPDATE anonymous_usage SET usage_count = usage_count - 1
+	err := s.write(ctx, func(tx *gorm.DB) error {
+		return tx.Exec(`UPDATE anonymous_usage SET usage_count = usage_count - 1
 WHERE ip_address = ? AND month = ? AND year = ? AND usage_count > 0`, ip, int(now.Month()), now.Year()).Error
+	})
 	if err != nil {
 		return fmt.Errorf("refund anonymous credit: %w", err)
 	}

@@ -41,7 +41,7 @@ func (s *Store) CreateIssue(ctx context.Context, is *Issue) error {
 	if is.Status == "" {
 		is.Status = StatusPending
 	}
-	if err := s.writer(ctx).Create(is).Error; err != nil {
+	if err := s.write(ctx, func(tx *gorm.DB) error { return tx.Create(is).Error }); err != nil {
 		return fmt.Errorf("create issue: %w", err)
 	}
 	return nil

@@ -32,7 +32,7 @@ func (s *Store) CreatePhotos(ctx context.Context, photos []Photo) error {
 			photos[i].CreatedAt = now
 		}
 	}
-	if err := s.writer(ctx).Create(&photos).Error; err != nil {
+	if err := s.write(ctx, func(tx *gorm.DB) error { return tx.Create(&photos).Error }); err != nil {
 		return fmt.Errorf("record %d photos: %w", len(photos), err)
 	}
 	return nil

@@ -46,6 +46,7 @@ type Store struct {
 	w, r    *gorm.DB
 	dialect string
 	path    string // the SQLite file
+	gc      *groupCommitter
 	log     *slog.Logger
 	// Now is the clock; tests replace it.
 	Now func() time.Time
@@ -105,6 +106,7 @@ func Open(ctx context.Context, opts Options) (*Store, error) {
 		rdb.SetMaxOpenConns(n)
 		rdb.SetMaxIdleConns(n)
 		rdb.SetConnMaxLifetime(0)
+		s.gc = newGroupCommitter(s.w)
 	}
 	if err := s.migrate(ctx); err != nil {
 		s.Close()
@@ -140,6 +142,10 @@ func (s *Store) DBs() (writer, reader *sql.DB) {
 }
 
 func (s *Store) Close() error {
+	if s.gc != nil {
+		s.gc.close()
+		s.gc = nil
+	}
 	var errs []error
 	for _, g := range []*gorm.DB{s.w, s.r} {
 		if g == nil {

@@ -231,21 +231,28 @@ func (s *Store) ConsumeUserCredit(ctx context.Context, userID int64, now time.Ti
 		return false, nil
 	}
 	ms, now := monthStart(now), now.UTC()
-	res := s.writer(ctx).Exec(`UPDATE users SET
+	var ok bool
+	err := s.write(ctx, func(tx *gorm.DB) error {
+		res := tx.Exec(`UPDATE users SET
   monthly_usage = CASE WHEN last_usage_reset IS NULL OR last_usage_reset < ? THEN 1 ELSE monthly_usage + 1 END,
   last_usage_reset = CASE WHEN last_usage_reset IS NULL OR last_usage_reset < ? THEN ? ELSE last_usage_reset END
 WHERE id = ? AND (last_usage_reset IS NULL OR last_usage_reset < ? OR monthly_usage < ?)`,
-		ms, ms, now, userID, ms, limit)
-	if res.Error != nil {
-		return false, fmt.Errorf("consume credit of user %d: %w", userID, res.Error)
+			ms, ms, now, userID, ms, limit)
+		ok = res.RowsAffected == 1
+		return res.Error
+	})
+	if err != nil {
+		return false, fmt.Errorf("consume credit of user %d: %w", userID, err)
 	}
-	return res.RowsAffected == 1, nil
+	return ok, nil
 }
 
 // RefundUserCredit gives back a credit taken this month for a failed analysis.
 func (s *Store) RefundUserCredit(ctx context.Context, userID int64, now time.Time) error {
-	err := s.writer(ctx).Exec(`UPDATE users SET monthly_usage = monthly_usage - 1
+	err := s.write(ctx, func(tx *gorm.DB) error {
+		return tx.Exec(`UPDATE users SET monthly_usage = monthly_usage - 1
 WHERE id = ? AND monthly_usage > 0 AND last_usage_reset >= ?`, userID, monthStart(now)).Error
+	})
 	if err != nil {
 		return fmt.Errorf("refund credit of user %d: %w", userID, err)
 	}

@@ -1,0 +1,309 @@
+// Command benchhttp is make bench-http: in one run on this machine it prints
+// the fsync rate of the data directory's disk, the ceiling of a bare Echo
+// server, and Layerfix's figures at 50 connections: POST /api/troubleshoot
+// with the quota lifted and counted, and POST /api/issues (credit, analysis,
+// insert), all with synchronous=FULL; then checks that 20 concurrent
+// analyses from one address give exactly 3. Loopback only; it stops itself.
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/labstack/echo/v4"
+)
+
+var (
+	bin      = flag.String("bin", "bin/layerfix", "the layerfix binary")
+	duration = flag.Duration("d", 8*time.Second, "duration of each load")
+	conns    = flag.Int("c", 50, "concurrent connections")
+)
+
+func main() {
+	flag.Parse()
+	defer func() {
+		if r := recover(); r != nil {
+			stopAll()
+			panic(r)
+		}
+	}()
+	// On the disk of the working directory, as the data dir would be (not a tmpfs /tmp).
+	dir, err := os.MkdirTemp(".", ".bench-http-")
+	check(err)
+	defer os.RemoveAll(dir)
+	defer stopAll()
+
+	fmt.Printf("disk: %.0f fsyncs/s (4 KiB write + fsync, %s)\n", fsyncRate(dir), dir)
+
+	bare := bareEcho()
+	r := load(bare+"/hello", "GET", nil, nil, nil)
+	fmt.Printf("bare Echo GET:                    %s\n", r)
+
+	body := []byte(`{"category":"stringing","description":"Lots of thin strings between the two towers, PETG on my Ender 3","material":"PETG","nozzleTemp":245,"printerBrand":"Creality Ender 3 V2","images":[]}`)
+	srv := start(dir, "lifted", map[string]string{"LAYERFIX_ANON_MONTHLY_LIMIT": "unlimited", "LAYERFIX_NETWORK_MONTHLY_LIMIT": "unlimited"})
+	fmt.Printf("troubleshoot, quota lifted:       %s\n", load(srv.url+"/api/troubleshoot", "POST", body, nil, nil))
+	srv.stop()
+
+	// Counted: every request writes its address's count (and its network's); each worker is
+	// its own address through a trusted proxy header, so nobody hits the limit.
+	srv = start(dir, "counted", map[string]string{"LAYERFIX_ANON_MONTHLY_LIMIT": "1000000", "LAYERFIX_NETWORK_MONTHLY_LIMIT": "unlimited", "LAYERFIX_TRUSTED_PROXIES": "127.0.0.1/32"})
+	fmt.Printf("troubleshoot, quota counted:      %s\n", load(srv.url+"/api/troubleshoot", "POST", body, nil, func(w int) map[string]string {
+		return map[string]string{"X-Forwarded-For": fmt.Sprintf("198.51.%d.%d", w/250, w%250+1)}
+	}))
+	srv.stop()
+
+	srv = start(dir, "issues", map[string]string{"LAYERFIX_TIER_LIMITS": "free=1000000,hobby=20,pro=50,farm=175", "LAYERFIX_NETWORK_MONTHLY_LIMIT": "unlimited", "LAYERFIX_TRUSTED_PROXIES": "127.0.0.1/32"})
+	tokens := make([]string, *conns)
+	issues := make([][]byte, *conns)
+	for i := range tokens {
+		var printer int64
+		tokens[i], printer = signup(srv.url, i)
+		issues[i] = []byte(fmt.Sprintf(`{"printerId":%d,"category":"stringing","description":"Thin strings between the towers after every print","material":"PLA","nozzleTemp":215,"photoUrls":[]}`, printer))
+	}
+	fmt.Printf("POST /api/issues:                 %s\n", loadBodies(srv.url+"/api/issues", issues, func(w int) map[string]string {
+		return map[string]string{"Authorization": "Bearer " + tokens[w]}
+	}))
+	srv.stop()
+
+	srv = start(dir, "limit", nil)
+	var ok atomic.Int64
+	var wg sync.WaitGroup
+	for i := 0; i < 20; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			resp, err := http.Post(srv.url+"/api/troubleshoot", "application/json", bytes.NewReader(body))
+			if err == nil {
+				if resp.StatusCode == 200 {
+					ok.Add(1)
+				}
+				resp.Body.Close()
+			}
+		}()
+	}
+	wg.Wait()
+	srv.stop()
+	fmt.Printf("20 concurrent analyses from one address: %d succeeded (want 3)\n", ok.Load())
+	if ok.Load() != 3 {
+		os.Exit(1)
+	}
+}
+
+type result struct {
+	n, errs        int64
+	codes          map[int]int64
+	rps            float64
+	p50, p99, pmax time.Duration
+}
+
+func (r result) String() string {
+	return fmt.Sprintf("%8.0f req/s  p50 %5.1f ms  p99 %5.1f ms  max %6.1f ms  %v errors %d",
+		r.rps, ms(r.p50), ms(r.p99), ms(r.pmax), r.codes, r.errs)
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+// load sends requests from *conns workers for *duration and reports the rate and latencies.
+func load(url, method string, body []byte, _ any, headers func(worker int) map[string]string) result {
+	return run(url, method, func(int) []byte { return body }, headers)
+}
+
+// loadBodies posts each worker's own body.
+func loadBodies(url string, bodies [][]byte, headers func(worker int) map[string]string) result {
+	return run(url, "POST", func(w int) []byte { return bodies[w] }, headers)
+}
+
+func run(url, method string, bodyOf func(worker int) []byte, headers func(worker int) map[string]string) result {
+	tr := &http.Transport{MaxIdleConnsPerHost: *conns, MaxConnsPerHost: *conns}
+	client := &http.Client{Transport: tr, Timeout: 30 * time.Second}
+	defer tr.CloseIdleConnections()
+	var mu sync.Mutex
+	lat := make([]time.Duration, 0, 1<<16)
+	codes := map[int]int64{}
+	var errs atomic.Int64
+	deadline := time.Now().Add(*duration)
+	var wg sync.WaitGroup
+	start := time.Now()
+	for w := 0; w < *conns; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			var h map[string]string
+			if headers != nil {
+				h = headers(w)
+			}
+			body := bodyOf(w)
+			local := make([]time.Duration, 0, 4096)
+			localCodes := map[int]int64{}
+			for time.Now().Before(deadline) {
+				req, _ := http.NewRequest(method, url, bytes.NewReader(body))
+				if body != nil {
+					req.Header.Set("Content-Type", "application/json")
+				}
+				for k, v := range h {
+					req.Header.Set(k, v)
+				}
+				t0 := time.Now()
+				resp, err := client.Do(req)
+				if err != nil {
+					errs.Add(1)
+					continue
+				}
+				io.Copy(io.Discard, resp.Body)
+				resp.Body.Close()
+				local = append(local, time.Since(t0))
+				localCodes[resp.StatusCode]++
+			}
+			mu.Lock()
+			lat = append(lat, local...)
+			for k, v := range localCodes {
+				codes[k] += v
+			}
+			mu.Unlock()
+		}(w)
+	}
+	wg.Wait()
+	elapsed := time.Since(start)
+	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
+	r := result{n: int64(len(lat)), errs: errs.Load(), codes: codes, rps: float64(len(lat)) / elapsed.Seconds()}
+	if len(lat) > 0 {
+		r.p50, r.p99, r.pmax = lat[len(lat)/2], lat[len(lat)*99/100], lat[len(lat)-1]
+	}
+	return r
+}
+
+func fsyncRate(dir string) float64 {
+	f, err := os.Create(filepath.Join(dir, "fsync-probe"))
+	check(err)
+	defer f.Close()
+	buf := make([]byte, 4096)
+	n, start := 0, time.Now()
+	for time.Since(start) < 2*time.Second {
+		_, err := f.WriteAt(buf, int64(n%64)*4096)
+		check(err)
+		check(f.Sync())
+		n++
+	}
+	return float64(n) / time.Since(start).Seconds()
+}
+
+func bareEcho() string {
+	e := echo.New()
+	e.HideBanner, e.HidePort = true, true
+	e.GET("/hello", func(c echo.Context) error { return c.JSON(200, map[string]string{"hello": "world"}) })
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	check(err)
+	go http.Serve(l, e)
+	return "http://" + l.Addr().String()
+}
+
+type server struct {
+	url string
+	cmd *exec.Cmd
+}
+
+var (
+	startedMu sync.Mutex
+	started   []*server
+)
+
+// stopAll stops every server still running (after a failure too).
+func stopAll() {
+	startedMu.Lock()
+	defer startedMu.Unlock()
+	for _, s := range started {
+		if s.cmd.ProcessState == nil {
+			s.cmd.Process.Kill()
+			s.cmd.Wait()
+		}
+	}
+	started = nil
+}
+
+func start(dir, name string, env map[string]string) *server {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	check(err)
+	addr := l.Addr().String()
+	l.Close()
+	data := filepath.Join(dir, name)
+	cmd := exec.Command(*bin)
+	cmd.Env = append(os.Environ(), "LAYERFIX_ADDR="+addr, "LAYERFIX_DATA_DIR="+data, "LAYERFIX_LOG_LEVEL=error")
+	for k, v := range env {
+		cmd.Env = append(cmd.Env, k+"="+v)
+	}
+	cmd.Stderr = os.Stderr
+	check(cmd.Start())
+	s := &server{url: "http://" + addr, cmd: cmd}
+	startedMu.Lock()
+	started = append(started, s)
+	startedMu.Unlock()
+	for i := 0; i < 100; i++ {
+		if resp, err := http.Get(s.url + "/healthz"); err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == 200 {
+				return s
+			}
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	panic("layerfix did not start")
+}
+
+func (s *server) stop() {
+	s.cmd.Process.Signal(os.Interrupt)
+	done := make(chan struct{})
+	go func() { s.cmd.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(20 * time.Second):
+		s.cmd.Process.Kill()
+		<-done
+	}
+}
+
+// signup makes an account with one printer; it returns the token and the printer's id.
+func signup(base string, i int) (string, int64) {
+	b, _ := json.Marshal(map[string]string{"email": fmt.Sprintf("bench%d@example.com", i), "password": "gears-and-layers-9", "displayName": "Bench"})
+	req, _ := http.NewRequestWithContext(context.Background(), "POST", base+"/api/auth/signup", bytes.NewReader(b))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("X-Forwarded-For", fmt.Sprintf("203.0.%d.1", i))
+	resp, err := http.DefaultClient.Do(req)
+	check(err)
+	defer resp.Body.Close()
+	var out struct{ Token string }
+	json.NewDecoder(resp.Body).Decode(&out)
+	if out.Token == "" {
+		panic(fmt.Sprintf("signup %d: HTTP %d", i, resp.StatusCode))
+	}
+	req, _ = http.NewRequest("POST", base+"/api/printers", bytes.NewReader([]byte(`{"name":"Bench","brand":"Prusa"}`)))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Authorization", "Bearer "+out.Token)
+	resp2, err := http.DefaultClient.Do(req)
+	check(err)
+	defer resp2.Body.Close()
+	var p struct{ ID int64 }
+	json.NewDecoder(resp2.Body).Decode(&p)
+	if p.ID == 0 {
+		panic(fmt.Sprintf("printer %d: HTTP %d", i, resp2.StatusCode))
+	}
+	return out.Token, p.ID
+}
+
+func check(err error) {
+	if err != nil {
+		panic(err)
+	}
+}
