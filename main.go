@@ -155,6 +155,14 @@ func serve(args []string) error {
 		}
 	}()
 
+	photos, err := server.OpenPhotos(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	if cfg.DatabaseURL != "" && cfg.BlobURL == "" {
+		log.Warn("photos are kept in the data dir: with several instances, set LAYERFIX_BLOB_URL to an object store so every instance serves them")
+	}
+
 	analyzer, engine, err := newAnalyzer(ctx, cfg, log)
 	if err != nil {
 		return err
@@ -169,7 +177,7 @@ func serve(args []string) error {
 			return err
 		}
 	}
-	srv, err := server.New(cfg, server.Deps{Store: st, Analyzer: analyzer, Learner: engine, Refiner: engine, Billing: pay, Authenticator: auth, Frontend: frontendFS(), Logger: log})
+	srv, err := server.New(cfg, server.Deps{Store: st, Photos: photos, Analyzer: analyzer, Learner: engine, Refiner: engine, Billing: pay, Authenticator: auth, Frontend: frontendFS(), Logger: log})
 	if err != nil {
 		return err
 	}

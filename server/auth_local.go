@@ -50,11 +50,11 @@ type localAuth struct {
 func newLocalAuth(st *store.Store, cfg *Config, mailer Mailer, now func() time.Time, log *slog.Logger) *localAuth {
 	return &localAuth{
 		store: st, now: now, mailer: mailer, publicURL: cfg.PublicURL + cfg.BasePath, limits: cfg.TierLimits, log: log,
-		failIP:    newAttemptLimiter(loginFailures, loginWindow, 0, now),
-		failEmail: newAttemptLimiter(loginFailures, loginWindow, loginBackoff, now),
-		signups:   newFixedWindow(signupsPerHour, time.Hour, now),
-		resets:    newFixedWindow(resetsPerHour, time.Hour, now),
-		mails:     newFixedWindow(mailsPerRecipient, time.Hour, now),
+		failIP:    newAttemptLimiter(newLimitStates(st, "login-ip", now), loginFailures, loginWindow, 0, now),
+		failEmail: newAttemptLimiter(newLimitStates(st, "login-email", now), loginFailures, loginWindow, loginBackoff, now),
+		signups:   newFixedWindow(newLimitStates(st, "signup", now), signupsPerHour, time.Hour, now),
+		resets:    newFixedWindow(newLimitStates(st, "reset", now), resetsPerHour, time.Hour, now),
+		mails:     newFixedWindow(newLimitStates(st, "mail", now), mailsPerRecipient, time.Hour, now),
 	}
 }
 
@@ -131,7 +131,9 @@ func (a *localAuth) signup(c echo.Context) error {
 	case textProblem("Display name", name, false) != "":
 		return authErr(http.StatusBadRequest, "invalid-display-name", textProblem("Display name", name, false))
 	}
-	if !a.signups.allow(clientIP(c)) {
+	if ok, err := a.signups.allow(c.Request().Context(), limiterKey("ip", clientIP(c))); err != nil {
+		return err
+	} else if !ok {
 		return authErr(http.StatusTooManyRequests, "too-many-requests", "Too many accounts were created from this network. Please try again later.")
 	}
 	var ph string
@@ -168,18 +170,32 @@ func (a *localAuth) login(c echo.Context) error {
 		return authErr(http.StatusBadRequest, "invalid-credential", "Password must be at most 1024 characters")
 	}
 	ipKey, emailKey := limiterKey("ip", ip), limiterKey("email", email)
-	if ok, wait := a.failIP.reserve(ipKey); !ok {
-		return tooManySignIns(wait)
-	}
-	if ok, wait := a.failEmail.reserve(emailKey); !ok {
-		a.failIP.succeeded(ipKey)
-		return tooManySignIns(wait)
-	}
 	ctx := c.Request().Context()
+	if ok, wait, err := a.failIP.reserve(ctx, ipKey); err != nil {
+		return err
+	} else if !ok {
+		return tooManySignIns(wait)
+	}
+	// give returns the reservations of an attempt that did not fail.
+	give := func(email bool) {
+		err := a.failIP.succeeded(ctx, ipKey)
+		if email && err == nil {
+			err = a.failEmail.succeeded(ctx, emailKey)
+		}
+		if err != nil {
+			a.log.Warn("sign-in limiter", "err", err)
+		}
+	}
+	if ok, wait, err := a.failEmail.reserve(ctx, emailKey); err != nil || !ok {
+		give(false)
+		if err != nil {
+			return err
+		}
+		return tooManySignIns(wait)
+	}
 	u, err := a.store.UserByEmail(ctx, email)
 	if err != nil && !errors.Is(err, store.ErrNotFound) {
-		a.failIP.succeeded(ipKey)
-		a.failEmail.succeeded(emailKey)
+		give(true)
 		return err
 	}
 	// The hash is checked even for unknown emails: same answer, same time.
@@ -192,15 +208,17 @@ func (a *localAuth) login(c echo.Context) error {
 		}
 	})
 	if err != nil {
-		a.failIP.succeeded(ipKey)
-		a.failEmail.succeeded(emailKey)
+		give(true)
 		return hashBusyErr(err)
 	}
 	if !good || u.Disabled {
 		return authErr(http.StatusUnauthorized, "invalid-credential", "Incorrect email or password")
 	}
-	a.failIP.succeeded(ipKey)
-	a.failEmail.clear(emailKey) // the owner proved it: an attacker's failures are forgotten
+	give(false)
+	// The owner proved it: an attacker's failures are forgotten.
+	if err := a.failEmail.clear(ctx, emailKey); err != nil {
+		a.log.Warn("sign-in limiter", "err", err)
+	}
 	return a.startSession(c, u, http.StatusOK)
 }
 
@@ -240,7 +258,14 @@ func (a *localAuth) passwordReset(c echo.Context) error {
 	if email == "" {
 		return authErr(http.StatusBadRequest, "invalid-email", "Invalid email address")
 	}
-	if a.mailer != nil && a.resets.allow(limiterKey("ip", clientIP(c))) {
+	allowed := false
+	if a.mailer != nil {
+		var err error
+		if allowed, err = a.resets.allow(c.Request().Context(), limiterKey("ip", clientIP(c))); err != nil {
+			return err
+		}
+	}
+	if allowed {
 		if u, err := a.store.UserByEmail(c.Request().Context(), email); err == nil && !u.Disabled {
 			a.sendLink(u, tokenReset, resetTTL, "Reset your Layerfix password",
 				"Hello,\n\nSomeone asked to reset the password of your Layerfix account. Open this link within one hour to choose a new password:\n%s\n\nIf it was not you, ignore this email: your password stays as it is.\n", "reset")
@@ -272,7 +297,10 @@ func (a *localAuth) sendLink(u *store.User, kind string, ttl time.Duration, subj
 	if a.mailer == nil {
 		return
 	}
-	if !a.mails.allow(limiterKey("mail", u.Email)) {
+	if ok, err := a.mails.allow(context.Background(), limiterKey("mail", u.Email)); err != nil {
+		a.log.Error("account email not sent", "kind", kind, "user_id", u.ID, "err", err)
+		return
+	} else if !ok {
 		a.log.Info("account email not sent: recipient limit reached", "kind", kind, "user_id", u.ID)
 		return
 	}
@@ -343,7 +371,9 @@ func (a *localAuth) passwordUpdate(c echo.Context) error {
 	if err := a.store.DeleteSessions(ctx, uid); err != nil {
 		return err
 	}
-	a.failEmail.clear(limiterKey("email", u.Email))
+	if err := a.failEmail.clear(ctx, limiterKey("email", u.Email)); err != nil {
+		return err
+	}
 	return c.JSON(http.StatusOK, map[string]string{"message": "Your password was changed. Please sign in."})
 }
 

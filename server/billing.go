@@ -97,10 +97,25 @@ func sameState(a, b store.SubscriptionUpdate) bool {
 		a.CancelAtPeriodEnd == b.CancelAtPeriodEnd && formatTime(a.CurrentPeriodEnd) == formatTime(b.CurrentPeriodEnd)
 }
 
+// lockCustomer serialises the customer's plan writes in this process and,
+// on a shared PostgreSQL database, across every instance.
+func (b *billingAPI) lockCustomer(ctx context.Context, customerID string) (func(), error) {
+	unlock := b.customers.lock(customerID)
+	unlockShared, err := b.store.KeyLock(ctx, "stripe-customer:"+customerID)
+	if err != nil {
+		unlock()
+		return nil, err
+	}
+	return func() { unlockShared(); unlock() }, nil
+}
+
 // saveSettled stores the settled state of the customer's subscription
 // under the customer's lock. fallbackTier fills a state with no tier.
 func (b *billingAPI) saveSettled(ctx context.Context, userID int64, customerID, subscriptionID, fallbackTier string) (store.SubscriptionUpdate, error) {
-	unlock := b.customers.lock(customerID)
+	unlock, err := b.lockCustomer(ctx, customerID)
+	if err != nil {
+		return store.SubscriptionUpdate{}, err
+	}
 	defer unlock()
 	up, err := b.settledState(ctx, subscriptionID)
 	if err != nil {
@@ -409,7 +424,10 @@ func (b *billingAPI) webhook(c echo.Context) error {
 	}
 	// Under the customer's lock, the state written is what Stripe reports
 	// now: a delayed read of an older event can never land after a newer one.
-	unlock := b.customers.lock(ev.CustomerID)
+	unlock, err := b.lockCustomer(ctx, ev.CustomerID)
+	if err != nil {
+		return err
+	}
 	defer unlock()
 	if done, err := b.store.StripeEventProcessed(ctx, ev.ID); err != nil {
 		return err

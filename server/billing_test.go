@@ -16,6 +16,7 @@ import (
 
 	"github.com/layerfix/layerfix/billing"
 	"github.com/layerfix/layerfix/billing/billingtest"
+	"github.com/layerfix/layerfix/store"
 	"github.com/layerfix/layerfix/store/storetest"
 )
 
@@ -264,16 +265,29 @@ func stripeEnv(base string) map[string]string {
 
 func newBillingServer(t *testing.T, base string) *billingServer {
 	t.Helper()
-	cfg := testConfig(t, stripeEnv(base))
+	return newBillingServerOn(t, base, storetest.Open(t), nil)
+}
+
+// newBillingServerOn is a billing server on st, with extra settings.
+func newBillingServerOn(t *testing.T, base string, st *store.Store, extra map[string]string) *billingServer {
+	t.Helper()
+	env := stripeEnv(base)
+	for k, v := range extra {
+		env[k] = v
+	}
+	cfg := testConfig(t, env)
+	photos, err := OpenPhotos(t.Context(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
 	p, err := billing.NewStripe(billing.StripeConfig{SecretKey: cfg.StripeSecretKey, WebhookSecret: cfg.StripeWebhookSecret,
 		Prices: cfg.StripePrices, APIBase: cfg.StripeAPIBase, Timeout: 5 * time.Second, MaxRetries: -1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	st := storetest.Open(t)
 	b := &billingServer{now: time.Date(2026, 2, 10, 12, 0, 0, 0, time.UTC)}
 	clock := func() time.Time { b.mu.Lock(); defer b.mu.Unlock(); return b.now }
-	s, err := New(cfg, Deps{Store: st, Analyzer: &fakeAnalyzer{}, Billing: p, Frontend: testFrontend, Now: clock,
+	s, err := New(cfg, Deps{Store: st, Photos: photos, Analyzer: &fakeAnalyzer{}, Billing: p, Frontend: testFrontend, Now: clock,
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	if err != nil {
 		t.Fatal(err)

@@ -14,6 +14,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/layerfix/layerfix/store/blob"
 )
 
 // Config is every setting of the server. Each field has a flag and a
@@ -34,6 +36,10 @@ type Config struct {
 	GAMeasurementID string
 	MetaPixelID     string
 	ShareRate       int // shares one IP may create per hour
+
+	BlobURL     string // "": photos under DataDir/photos; s3://bucket...: an object store
+	S3AccessKey string
+	S3SecretKey string
 
 	GeminiAPIKey  string
 	GeminiModel   string
@@ -186,6 +192,17 @@ func settings() []setting {
 			c.BasePath = v
 			return nil
 		}},
+		{"blob-url", "LAYERFIX_BLOB_URL", "", "empty: photos under the data dir; s3://bucket[/prefix]?endpoint=host:port&region=...: an S3-compatible object store", false, func(c *Config, v string) error {
+			if v != "" {
+				if _, err := blob.ParseS3URL(v); err != nil {
+					return err
+				}
+			}
+			c.BlobURL = v
+			return nil
+		}},
+		{"s3-access-key", "LAYERFIX_S3_ACCESS_KEY", "", "access key of the object store (empty: AWS_* variables or the instance role)", true, str(func(c *Config) *string { return &c.S3AccessKey })},
+		{"s3-secret-key", "LAYERFIX_S3_SECRET_KEY", "", "secret key of the object store", true, str(func(c *Config) *string { return &c.S3SecretKey })},
 		{"tier-limits", "LAYERFIX_TIER_LIMITS", "free=3,hobby=20,pro=50,farm=175", "monthly analyses per tier", false, func(c *Config, v string) error {
 			l, err := parseTierLimits(v)
 			c.TierLimits = l
@@ -464,6 +481,12 @@ func (c *Config) check(getenv func(string) string) error {
 	if c.RequireVerified && c.SMTPURL == "" && c.AuthMode != "firebase" {
 		return errors.New("LAYERFIX_REQUIRE_VERIFIED: needs a way to verify emails: set LAYERFIX_SMTP_URL or use LAYERFIX_AUTH_MODE=firebase")
 	}
+	if (c.S3AccessKey == "") != (c.S3SecretKey == "") {
+		return errors.New("LAYERFIX_S3_ACCESS_KEY and LAYERFIX_S3_SECRET_KEY: set both or neither")
+	}
+	if c.S3AccessKey != "" && c.BlobURL == "" {
+		return errors.New("LAYERFIX_S3_ACCESS_KEY: set, but LAYERFIX_BLOB_URL is empty (photos are on disk)")
+	}
 	if c.FirebaseAuthDomain == "" && c.FirebaseProjectID != "" {
 		c.FirebaseAuthDomain = c.FirebaseProjectID + ".firebaseapp.com"
 	}
@@ -476,6 +499,7 @@ func (c *Config) Printable() []any {
 	get := map[string]string{
 		"LAYERFIX_ADDR": c.Addr, "LAYERFIX_DATA_DIR": c.DataDir, "LAYERFIX_DATABASE_URL": c.DatabaseURL,
 		"LAYERFIX_TRUSTED_PROXIES": joinNets(c.TrustedProxies), "LAYERFIX_BASE_PATH": c.BasePath,
+		"LAYERFIX_BLOB_URL": c.BlobURL, "LAYERFIX_S3_ACCESS_KEY": c.S3AccessKey, "LAYERFIX_S3_SECRET_KEY": c.S3SecretKey,
 		"LAYERFIX_TIER_LIMITS": c.TierLimits.String(), "LAYERFIX_ANON_MONTHLY_LIMIT": anonString(c.AnonLimit),
 		"LAYERFIX_SHARE_RATE":    strconv.Itoa(c.ShareRate),
 		"LAYERFIX_OPERATOR_NAME": c.OperatorName, "LAYERFIX_CONTACT_EMAIL": c.ContactEmail,

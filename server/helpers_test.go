@@ -132,3 +132,24 @@ func mustJSON(t *testing.T, v any) string {
 	}
 	return buf.String()
 }
+
+// concurrently runs n requests at once (req(i) answers a status code) and
+// counts the answers by status.
+func concurrently(n int, req func(i int) int) map[int]int {
+	var wg sync.WaitGroup
+	codes := make(chan int, n)
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			codes <- req(i)
+		}()
+	}
+	wg.Wait()
+	close(codes)
+	count := map[int]int{}
+	for c := range codes {
+		count[c]++
+	}
+	return count
+}

@@ -6,7 +6,6 @@ import (
 	"log/slog"
 	"net/url"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -41,21 +40,9 @@ func TestConcurrentGuessesStayWithinTheLimit(t *testing.T) {
 	ts := newTestServer(t, nil, nil)
 	signup(t, ts, "victim@example.com", "correct-horse-battery")
 	hashPeak.Store(0)
-	var wg sync.WaitGroup
-	codes := make(chan int, 60)
-	for i := 0; i < 60; i++ {
-		wg.Add(1)
-		go func(i int) {
-			defer wg.Done()
-			codes <- login(t, ts, "victim@example.com", fmt.Sprintf("guess-%d", i), fmt.Sprintf("198.51.100.%d:1", i+1))
-		}(i)
-	}
-	wg.Wait()
-	close(codes)
-	count := map[int]int{}
-	for c := range codes {
-		count[c]++
-	}
+	count := concurrently(60, func(i int) int {
+		return login(t, ts, "victim@example.com", fmt.Sprintf("guess-%d", i), fmt.Sprintf("198.51.100.%d:1", i+1))
+	})
 	if count[401] > loginFailures || count[401]+count[429] != 60 {
 		t.Fatalf("answers %v: at most %d passwords may be checked", count, loginFailures)
 	}
@@ -68,14 +55,14 @@ func TestConcurrentGuessesStayWithinTheLimit(t *testing.T) {
 // any limiter key or hash.
 func TestLongEmailsHoldNothing(t *testing.T) {
 	ts := newTestServer(t, nil, nil)
-	before := ts.local.failEmail.size() + ts.local.failIP.size()
+	before := limiterSize(ts.local.failEmail) + limiterSize(ts.local.failIP)
 	for _, n := range []int{255, 300, 60_000} {
 		email := strings.Repeat("a", n-len("@x.io")) + "@x.io"
 		if code := login(t, ts, email, "whatever-password", "203.0.113.1:1"); code != 400 && code != 413 {
 			t.Fatalf("%d-character email: %d", n, code)
 		}
 	}
-	if after := ts.local.failEmail.size() + ts.local.failIP.size(); after != before {
+	if after := limiterSize(ts.local.failEmail) + limiterSize(ts.local.failIP); after != before {
 		t.Fatalf("long emails created %d limiter entries", after-before)
 	}
 }
@@ -198,3 +185,5 @@ func TestZalgoNamesRefused(t *testing.T) {
 		t.Fatalf("Vietnamese name: %d %s", w.Code, w.Body.String())
 	}
 }
+
+func limiterSize(l *attemptLimiter) int { return l.keys.(*memLimits).size() }

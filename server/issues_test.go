@@ -108,7 +108,7 @@ func multipartImages(t *testing.T, files map[string][]byte, order ...string) (st
 	return mw.FormDataContentType(), &buf
 }
 
-func (ws *workspace) upload(t *testing.T, auth []string, ct string, body io.Reader) *httptest.ResponseRecorder {
+func (ts *testServer) upload(t *testing.T, auth []string, ct string, body io.Reader) *httptest.ResponseRecorder {
 	t.Helper()
 	req := httptest.NewRequest("POST", "/api/upload-images", body)
 	req.RemoteAddr = "192.0.2.1:40000"
@@ -117,15 +117,15 @@ func (ws *workspace) upload(t *testing.T, auth []string, ct string, body io.Read
 		req.Header.Set(auth[i], auth[i+1])
 	}
 	w := httptest.NewRecorder()
-	ws.h.ServeHTTP(w, req)
+	ts.h.ServeHTTP(w, req)
 	return w
 }
 
 // uploadPNG uploads one w×h PNG and returns its URL.
-func (ws *workspace) uploadPNG(t *testing.T, auth []string, w, h int) string {
+func (ts *testServer) uploadPNG(t *testing.T, auth []string, w, h int) string {
 	t.Helper()
 	ct, body := multipartImages(t, map[string][]byte{"p.png": pngImage(t, w, h)}, "p.png")
-	rec := ws.upload(t, auth, ct, body)
+	rec := ts.upload(t, auth, ct, body)
 	if rec.Code != 200 {
 		t.Fatalf("upload: %d %s", rec.Code, rec.Body.String())
 	}
@@ -345,21 +345,7 @@ func TestAllowanceConcurrentSubmissions(t *testing.T) {
 		t.Fatal(err)
 	}
 	body := issueBody(t, pr.ID, nil)
-	var wg sync.WaitGroup
-	codes := make(chan int, 20)
-	for i := 0; i < 20; i++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			codes <- ws.do(t, "POST", "/api/issues", body, ada...).Code
-		}()
-	}
-	wg.Wait()
-	close(codes)
-	got := map[int]int{}
-	for c := range codes {
-		got[c]++
-	}
+	got := concurrently(20, func(int) int { return ws.do(t, "POST", "/api/issues", body, ada...).Code })
 	if got[201] != 3 || got[429] != 17 {
 		t.Fatalf("status counts %v, want 3×201 and 17×429", got)
 	}

@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync"
 	"time"
 
@@ -39,8 +40,28 @@ func (p *photosAPI) sweepOrphanPhotos(ctx context.Context) (int, error) {
 	}
 }
 
-// janitor sweeps orphan photos a minute after start, then hourly, until
-// ctx ends.
+// sweep deletes orphan photos and expired rows, logging what went.
+func (s *Server) sweep(ctx context.Context) error {
+	n, err := s.photos.sweepOrphanPhotos(ctx)
+	if err != nil {
+		return fmt.Errorf("sweep orphan photos: %w", err)
+	}
+	if n > 0 {
+		s.log.Info("swept orphan photos", "count", n)
+	}
+	p, err := s.store.PurgeExpired(ctx, s.now())
+	if err != nil {
+		return fmt.Errorf("purge expired rows: %w", err)
+	}
+	if p != (store.Purged{}) {
+		s.log.Info("purged expired rows", "sessions", p.Sessions, "tokens", p.Tokens, "anonymous_usage", p.AnonymousRows, "stripe_events", p.StripeEvents, "limits", p.Limits)
+	}
+	return nil
+}
+
+// janitor sweeps a minute after start, then hourly, until ctx ends. With
+// several instances on one PostgreSQL database only the one holding the
+// janitor lock sweeps.
 func (s *Server) janitor(ctx context.Context) {
 	t := time.NewTimer(time.Minute)
 	defer t.Stop()
@@ -50,16 +71,11 @@ func (s *Server) janitor(ctx context.Context) {
 			return
 		case <-t.C:
 		}
-		n, err := s.photos.sweepOrphanPhotos(ctx)
-		if err != nil && ctx.Err() == nil {
-			s.log.Error("sweep orphan photos", "err", err)
-		} else if n > 0 {
-			s.log.Info("swept orphan photos", "count", n)
-		}
-		if p, err := s.store.PurgeExpired(ctx, s.now()); err != nil && ctx.Err() == nil {
-			s.log.Error("purge expired rows", "err", err)
-		} else if p != (store.Purged{}) {
-			s.log.Info("purged expired rows", "sessions", p.Sessions, "tokens", p.Tokens, "anonymous_usage", p.AnonymousRows, "stripe_events", p.StripeEvents)
+		err := s.store.WithJanitorLock(ctx, s.sweep)
+		if errors.Is(err, store.ErrJanitorBusy) {
+			s.log.Debug("janitor: another instance is sweeping")
+		} else if err != nil && ctx.Err() == nil {
+			s.log.Error("janitor", "err", err)
 		}
 		t.Reset(time.Hour)
 	}

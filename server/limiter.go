@@ -1,10 +1,14 @@
 package server
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"sync"
 	"time"
+
+	"github.com/layerfix/layerfix/store"
 )
 
 // limiterKey is what a limiter stores for a key an attacker controls (an
@@ -14,10 +18,97 @@ func limiterKey(kind, s string) string {
 	return hex.EncodeToString(h[:12])
 }
 
-// maxLimiterKeys bounds every limiter's memory: past it, expired entries
+// maxLimiterKeys bounds every in-memory limiter: past it, expired entries
 // are dropped, and when none has expired the limiter refuses new keys (it
 // fails closed) until some do.
 const maxLimiterKeys = 100_000
+
+// errLimiterFull: an in-memory limiter holds maxLimiterKeys live keys.
+var errLimiterFull = errors.New("limiter full")
+
+// limitStates keeps limiter counters. A server with its own SQLite data
+// dir keeps them in memory; servers sharing a PostgreSQL database keep
+// them in it, so a limit holds across every instance behind the load
+// balancer instead of multiplying by their number.
+type limitStates interface {
+	// update runs fn on key's state, alone among updates of key, and keeps
+	// the result until expires.
+	update(ctx context.Context, key string, expires time.Time, fn func(*store.LimitState)) error
+	remove(ctx context.Context, key string) error
+}
+
+// newLimitStates is the database when it is shared (PostgreSQL), memory
+// otherwise. name keeps each limiter's keys apart in the shared table.
+func newLimitStates(st *store.Store, name string, now func() time.Time) limitStates {
+	if st != nil && st.Dialect() == store.Postgres {
+		return dbLimits{st: st, name: name}
+	}
+	return &memLimits{now: now, entries: map[string]*memLimit{}}
+}
+
+type dbLimits struct {
+	st   *store.Store
+	name string
+}
+
+func (d dbLimits) update(ctx context.Context, key string, expires time.Time, fn func(*store.LimitState)) error {
+	return d.st.UpdateLimit(ctx, limiterKey(d.name, key), expires, fn)
+}
+
+func (d dbLimits) remove(ctx context.Context, key string) error {
+	return d.st.DeleteLimit(ctx, limiterKey(d.name, key))
+}
+
+type memLimits struct {
+	now     func() time.Time
+	mu      sync.Mutex
+	entries map[string]*memLimit
+}
+
+type memLimit struct {
+	st      store.LimitState
+	expires time.Time
+}
+
+func (m *memLimits) update(_ context.Context, key string, expires time.Time, fn func(*store.LimitState)) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	e := m.entries[key]
+	if e == nil {
+		if len(m.entries) >= maxLimiterKeys && !m.sweep() {
+			return errLimiterFull
+		}
+		e = &memLimit{}
+		m.entries[key] = e
+	}
+	fn(&e.st)
+	e.expires = expires
+	return nil
+}
+
+func (m *memLimits) remove(_ context.Context, key string) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	delete(m.entries, key)
+	return nil
+}
+
+// sweep drops expired entries; it reports whether there is room now.
+func (m *memLimits) sweep() bool {
+	now := m.now()
+	for k, e := range m.entries {
+		if !now.Before(e.expires) {
+			delete(m.entries, k)
+		}
+	}
+	return len(m.entries) < maxLimiterKeys
+}
+
+func (m *memLimits) size() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return len(m.entries)
+}
 
 // attemptLimiter counts failed attempts per key in a sliding window and
 // makes each attempt reserve its place before the expensive work (the
@@ -34,87 +125,93 @@ type attemptLimiter struct {
 	window  time.Duration
 	backoff time.Duration // 0: locked for the rest of the window
 	now     func() time.Time
-
-	mu      sync.Mutex
-	entries map[string]*attempts
+	keys    limitStates
 }
 
-type attempts struct {
-	n      int       // failures (and reservations in flight) in the window
-	first  time.Time // start of the window
-	next   time.Time // past the limit: when the next attempt may start
-	excess int       // attempts granted past the limit, for the backoff
-}
-
-func newAttemptLimiter(limit int, window, backoff time.Duration, now func() time.Time) *attemptLimiter {
-	return &attemptLimiter{limit: limit, window: window, backoff: backoff, now: now, entries: map[string]*attempts{}}
+func newAttemptLimiter(keys limitStates, limit int, window, backoff time.Duration, now func() time.Time) *attemptLimiter {
+	return &attemptLimiter{limit: limit, window: window, backoff: backoff, now: now, keys: keys}
 }
 
 // reserve takes a place for one attempt; it reports false (and how long to
 // wait) when key is locked.
-func (l *attemptLimiter) reserve(key string) (ok bool, wait time.Duration) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
+func (l *attemptLimiter) reserve(ctx context.Context, key string) (ok bool, wait time.Duration, err error) {
 	now := l.now()
-	a := l.entries[key]
-	if a != nil && now.Sub(a.first) >= l.window {
-		delete(l.entries, key)
-		a = nil
+	err = l.keys.update(ctx, key, now.Add(l.window), func(a *store.LimitState) {
+		if now.Sub(a.Start) >= l.window {
+			*a = store.LimitState{Start: now}
+		}
+		if a.N >= l.limit {
+			if l.backoff == 0 {
+				wait = a.Start.Add(l.window).Sub(now)
+				return
+			}
+			if a.Next.IsZero() { // the limit was just reached: the first lock starts
+				a.Next = now.Add(l.backoff)
+			}
+			if now.Before(a.Next) {
+				wait = a.Next.Sub(now)
+				return
+			}
+			// One attempt now, and the lock after it doubles.
+			a.Excess++
+			a.Next = now.Add(min(l.backoff<<min(a.Excess, 16), l.window))
+		}
+		a.N++
+		ok = true
+	})
+	if errors.Is(err, errLimiterFull) {
+		return false, time.Minute, nil
 	}
-	if a == nil {
-		if len(l.entries) >= maxLimiterKeys && !l.sweep(now) {
-			return false, time.Minute
-		}
-		a = &attempts{first: now}
-		l.entries[key] = a
-	}
-	if a.n >= l.limit {
-		if l.backoff == 0 {
-			return false, a.first.Add(l.window).Sub(now)
-		}
-		if a.next.IsZero() { // the limit was just reached: the first lock starts
-			a.next = now.Add(l.backoff)
-		}
-		if now.Before(a.next) {
-			return false, a.next.Sub(now)
-		}
-		// One attempt now, and the lock after it doubles.
-		a.excess++
-		a.next = now.Add(min(l.backoff<<min(a.excess, 16), l.window))
-	}
-	a.n++
-	return true, 0
+	return ok, wait, err
 }
 
 // succeeded gives a reserved place back: successes are not failures.
-func (l *attemptLimiter) succeeded(key string) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if a := l.entries[key]; a != nil && a.n > 0 {
-		a.n--
+func (l *attemptLimiter) succeeded(ctx context.Context, key string) error {
+	now := l.now()
+	err := l.keys.update(ctx, key, now.Add(l.window), func(a *store.LimitState) {
+		if a.N > 0 {
+			a.N--
+		}
+	})
+	if errors.Is(err, errLimiterFull) {
+		return nil // nothing was reserved under a key it cannot hold
 	}
+	return err
 }
 
 // clear forgets key (a verified password reset).
-func (l *attemptLimiter) clear(key string) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	delete(l.entries, key)
+func (l *attemptLimiter) clear(ctx context.Context, key string) error {
+	return l.keys.remove(ctx, key)
 }
 
-// size is the number of keys held.
-func (l *attemptLimiter) size() int {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return len(l.entries)
+// fixedWindow allows n events per key per window.
+type fixedWindow struct {
+	n      int
+	window time.Duration
+	now    func() time.Time
+	keys   limitStates
 }
 
-// sweep drops expired entries; it reports whether there is room now.
-func (l *attemptLimiter) sweep(now time.Time) bool {
-	for k, a := range l.entries {
-		if now.Sub(a.first) >= l.window {
-			delete(l.entries, k)
+func newFixedWindow(keys limitStates, n int, window time.Duration, now func() time.Time) *fixedWindow {
+	return &fixedWindow{n: n, window: window, now: now, keys: keys}
+}
+
+// allow counts one event for key and reports whether it is within the
+// limit; a refused event is not counted.
+func (f *fixedWindow) allow(ctx context.Context, key string) (bool, error) {
+	now := f.now()
+	ok := false
+	err := f.keys.update(ctx, key, now.Add(f.window), func(w *store.LimitState) {
+		if now.Sub(w.Start) >= f.window {
+			*w = store.LimitState{Start: now}
 		}
+		if w.N < f.n {
+			w.N++
+			ok = true
+		}
+	})
+	if errors.Is(err, errLimiterFull) {
+		return false, nil
 	}
-	return len(l.entries) < maxLimiterKeys
+	return ok, err
 }

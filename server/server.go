@@ -193,7 +193,7 @@ func New(cfg *Config, d Deps) (*Server, error) {
 	api.POST("/troubleshoot/refine", ts.refine)
 	api.GET("/public-usage", ts.publicUsage)
 
-	sh := &shareAPI{store: d.Store, limiter: newFixedWindow(cfg.ShareRate, time.Hour, d.Now), signer: s.signer}
+	sh := &shareAPI{store: d.Store, limiter: newFixedWindow(newLimitStates(d.Store, "share", d.Now), cfg.ShareRate, time.Hour, d.Now), signer: s.signer}
 	api.POST("/share-results", sh.create)
 	api.GET("/share/:shareId", sh.get)
 

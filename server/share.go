@@ -67,7 +67,9 @@ func (h *shareAPI) create(c echo.Context) error {
 	}
 	// A guide shows the steps; the questions that narrowed them stay private.
 	res.Questions, res.Answers = nil, nil
-	if !h.limiter.allow(clientIP(c)) {
+	if ok, err := h.limiter.allow(c.Request().Context(), limiterKey("ip", clientIP(c))); err != nil {
+		return err
+	} else if !ok {
 		return apiErr(http.StatusTooManyRequests, CodeRateLimited, "You have created many share links in a short time. Please try again in an hour.")
 	}
 	if u := currentUser(c); u != nil {

@@ -13,7 +13,6 @@ import (
 	"image/jpeg"
 	"net/http"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -174,21 +173,7 @@ func TestAnonymousQuotaOverHTTP(t *testing.T) {
 	ts := newTestServer(t, nil, nil)
 	ts.Server.now = func() time.Time { return now }
 	// 20 parallel requests from one IP: exactly 3 succeed.
-	var wg sync.WaitGroup
-	codes := make(chan int, 20)
-	for i := 0; i < 20; i++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			codes <- ts.do(t, "POST", "/api/troubleshoot", validTroubleshoot(nil)).Code
-		}()
-	}
-	wg.Wait()
-	close(codes)
-	count := map[int]int{}
-	for c := range codes {
-		count[c]++
-	}
+	count := concurrently(20, func(int) int { return ts.do(t, "POST", "/api/troubleshoot", validTroubleshoot(nil)).Code })
 	if count[200] != 3 || count[429] != 17 {
 		t.Fatalf("20 parallel requests: %v, want 3×200 and 17×429", count)
 	}

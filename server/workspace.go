@@ -1,6 +1,8 @@
 package server
 
 import (
+	"context"
+	"fmt"
 	"path/filepath"
 
 	"github.com/labstack/echo/v4"
@@ -51,4 +53,23 @@ func (s *Server) registerWorkspace(api *echo.Group, d Deps) {
 	s.e.POST(base+"/upload-images", ph.upload, bodyLimit(maxUploadBody), authenticate(auth, s.cfg.BasePath))
 	s.e.GET(base+"/photos/:name", ph.serve, optionalUser(auth))
 	s.e.HEAD(base+"/photos/:name", ph.serve, optionalUser(auth))
+}
+
+// OpenPhotos is the photo store the configuration names: an S3-compatible
+// bucket when LAYERFIX_BLOB_URL is set, else the photos directory in the
+// data dir.
+func OpenPhotos(ctx context.Context, cfg *Config) (blob.Store, error) {
+	if cfg.BlobURL == "" {
+		return blob.NewDisk(filepath.Join(cfg.DataDir, "photos")), nil
+	}
+	c, err := blob.ParseS3URL(cfg.BlobURL)
+	if err != nil {
+		return nil, fmt.Errorf("LAYERFIX_BLOB_URL: %w", err)
+	}
+	c.AccessKey, c.SecretKey = cfg.S3AccessKey, cfg.S3SecretKey
+	s, err := blob.NewS3(ctx, c)
+	if err != nil {
+		return nil, fmt.Errorf("LAYERFIX_BLOB_URL: %w", err)
+	}
+	return s, nil
 }

@@ -8,7 +8,7 @@ import (
 
 // Purged counts what PurgeExpired removed.
 type Purged struct {
-	Sessions, Tokens, AnonymousRows, StripeEvents int64
+	Sessions, Tokens, AnonymousRows, StripeEvents, Limits int64
 }
 
 // stripeEventKeep is how long processed Stripe event ids are kept: Stripe
@@ -31,6 +31,7 @@ func (s *Store) PurgeExpired(ctx context.Context, now time.Time) (Purged, error)
 		{&p.Sessions, `DELETE FROM sessions WHERE expires_at < ?`, []any{now}},
 		{&p.Tokens, `DELETE FROM auth_tokens WHERE expires_at < ? OR (used_at IS NOT NULL AND used_at < ?)`, []any{now, now.Add(-24 * time.Hour)}},
 		{&p.AnonymousRows, `DELETE FROM anonymous_usage WHERE year * 12 + month < ?`, []any{prev.Year()*12 + int(prev.Month())}},
+		{&p.Limits, `DELETE FROM rate_limits WHERE expires_at < ?`, []any{now}},
 		{&p.StripeEvents, `DELETE FROM stripe_events WHERE processed_at < ?`, []any{now.Add(-stripeEventKeep)}},
 	}
 	for _, st := range steps {

@@ -43,11 +43,12 @@ type Options struct {
 // write transaction starts IMMEDIATE, so writers queue in Go instead of
 // failing with "database is locked") and a separate read-only pool.
 type Store struct {
-	w, r    *gorm.DB
-	dialect string
-	path    string // the SQLite file
-	gc      *groupCommitter
-	log     *slog.Logger
+	w, r     *gorm.DB
+	dialect  string
+	keyLocks chan struct{} // PostgreSQL: KeyLock's connections
+	path     string        // the SQLite file
+	gc       *groupCommitter
+	log      *slog.Logger
 	// Now is the clock; tests replace it.
 	Now func() time.Time
 }
@@ -71,6 +72,7 @@ func Open(ctx context.Context, opts Options) (*Store, error) {
 		sqlDB.SetMaxOpenConns(20)
 		sqlDB.SetMaxIdleConns(10)
 		sqlDB.SetConnMaxLifetime(30 * time.Minute)
+		s.keyLocks = make(chan struct{}, maxKeyLocks)
 	} else {
 		s.dialect = SQLite
 		if err := prepareDataDir(opts.DataDir); err != nil {

@@ -2,21 +2,18 @@ package store
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
-	"os"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
-	"gorm.io/driver/postgres"
 	"gorm.io/gorm"
-	"gorm.io/gorm/logger"
+
+	"github.com/layerfix/layerfix/store/pgtest"
 )
 
 // testStores opens a fresh store on a temp SQLite file and, when
@@ -24,8 +21,8 @@ import (
 func testStores(t *testing.T) map[string]*Store {
 	t.Helper()
 	out := map[string]*Store{SQLite: openTestSQLite(t)}
-	if u := os.Getenv("LAYERFIX_TEST_POSTGRES_URL"); u != "" {
-		out[Postgres] = openTestPostgres(t, u)
+	if pgtest.Available() {
+		out[Postgres] = openTestPostgres(t)
 	}
 	return out
 }
@@ -40,33 +37,13 @@ func openTestSQLite(t *testing.T) *Store {
 	return s
 }
 
-func openTestPostgres(t *testing.T, base string) *Store {
+func openTestPostgres(t *testing.T) *Store {
 	t.Helper()
-	b := make([]byte, 6)
-	rand.Read(b)
-	schema := "t_" + hex.EncodeToString(b)
-	admin, err := gorm.Open(postgres.Open(base), &gorm.Config{Logger: logger.Discard})
-	if err != nil {
-		t.Fatalf("connect postgres: %v", err)
-	}
-	if err := admin.Exec("CREATE SCHEMA " + schema).Error; err != nil {
-		t.Fatalf("create schema: %v", err)
-	}
-	sep := "?"
-	if strings.Contains(base, "?") {
-		sep = "&"
-	}
-	s, err := Open(context.Background(), Options{DatabaseURL: base + sep + "search_path=" + schema, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	s, err := Open(context.Background(), Options{DatabaseURL: pgtest.SchemaURL(t), Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	if err != nil {
 		t.Fatalf("open postgres store: %v", err)
 	}
-	t.Cleanup(func() {
-		s.Close()
-		admin.Exec("DROP SCHEMA " + schema + " CASCADE")
-		if db, err := admin.DB(); err == nil {
-			db.Close()
-		}
-	})
+	t.Cleanup(func() { s.Close() })
 	return s
 }
 

@@ -21,3 +21,15 @@ func Open(t testing.TB) *store.Store {
 	t.Cleanup(func() { s.Close() })
 	return s
 }
+
+// OpenShared opens a store on url (pgtest.SchemaURL), closed when the test
+// ends: call it twice on one URL for two instances on one database.
+func OpenShared(t testing.TB, url string) *store.Store {
+	t.Helper()
+	s, err := store.Open(context.Background(), store.Options{DatabaseURL: url, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	if err != nil {
+		t.Fatalf("open shared store: %v", err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
