@@ -16,11 +16,10 @@ frontend/node_modules/.package-lock.json: frontend/package-lock.json frontend/pa
 	cd frontend && npm ci --no-audit --no-fund --loglevel=error
 	@touch $@
 
-# The Vite build replaces the committed placeholder frontend/dist/index.html;
-# git is told not to report that file as changed.
+# The Vite build goes to frontend/dist (ignored but for BUILD.txt, which the
+# build writes back unchanged), embedded by embed.go.
 frontend: frontend/node_modules/.package-lock.json
 	cd frontend && npm run build
-	@git update-index --skip-worktree frontend/dist/index.html 2>/dev/null || true
 
 build: frontend
 	CGO_ENABLED=1 $(GO) build -trimpath -ldflags "$(LDFLAGS)" -o $(BIN) .
