@@ -5,10 +5,12 @@ VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -s -w -X main.version=$(VERSION)
 SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all build frontend run test test-go test-frontend test-e2e vet deps-test deps-go-test bench clean release release-check attack fuzz lighthouse bench-farm bench-http
+.PHONY: all build frontend run test test-go test-frontend test-e2e vet deps-test deps-go-test bench clean release release-check attack fuzz lighthouse bench-farm bench-http test-s3
 
 # stripe-mock: a local Stripe API for the billing tests (installed once).
 STRIPE_MOCK ?= github.com/stripe/stripe-mock@v0.203.0
+# MinIO for make test-s3 (a pseudo-version the module proxy has).
+MINIO ?= github.com/minio/minio@v0.0.0-20260212201848-7aac2a2c5b7c
 
 all: build
 
@@ -87,6 +89,15 @@ bench:
 # Layerfix at 50 connections in one run (scripts/benchhttp).
 bench-http: build
 	$(GO) run ./scripts/benchhttp -bin $(BIN)
+
+# The object-store tests against a real MinIO server instead of the in-process
+# gofakes3 that make test uses: the S3 photo store, photos shared by two
+# instances on PostgreSQL. Building MinIO takes a few minutes, hence its own
+# target.
+test-s3:
+	@test -x "$$($(GO) env GOPATH)/bin/minio" || $(GO) install $(MINIO)
+	LAYERFIX_TEST_MINIO="$$($(GO) env GOPATH)/bin/minio" scripts/with-postgres.sh \
+	  $(GO) test -count=1 -v -run 'TestS3|TestTwoInstances' ./store/blob/ ./server/
 
 # A print farm with 100,000 issues on SQLite (FARM_ISSUES to change): the
 # dashboard, issue pages and the CSV export, timed on the HTTP handlers.

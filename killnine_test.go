@@ -53,13 +53,21 @@ func TestKillNineLosesNoAcknowledgedWrite(t *testing.T) {
 	}
 	defer cmd.Process.Kill()
 	base := "http://" + addr
-	for i := 0; ; i++ {
+	// Generous: under -race on a busy 2-core machine the start is slow.
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	for deadline := time.Now().Add(90 * time.Second); ; {
 		if resp, err := http.Get(base + "/healthz"); err == nil {
 			resp.Body.Close()
 			break
 		}
-		if i > 100 {
-			t.Fatal("server did not start")
+		select {
+		case err := <-exited:
+			t.Fatalf("server exited before it was healthy: %v", err)
+		default:
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("server did not start in 90 s")
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
@@ -96,7 +104,7 @@ func TestKillNineLosesNoAcknowledgedWrite(t *testing.T) {
 	if err := cmd.Process.Signal(os.Kill); err != nil {
 		t.Fatal(err)
 	}
-	cmd.Wait()
+	<-exited
 	wg.Wait()
 
 	st, err := store.Open(context.Background(), store.Options{DataDir: dir})

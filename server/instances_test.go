@@ -21,7 +21,7 @@ func TestTwoInstancesBehindALoadBalancer(t *testing.T) {
 	url := pgtest.SchemaURL(t)
 	s3 := blobtest.StartS3(t, "layerfix")
 	f := newFakeStripe(t)
-	env := map[string]string{"LAYERFIX_BLOB_URL": s3.URL, "LAYERFIX_S3_ACCESS_KEY": "k", "LAYERFIX_S3_SECRET_KEY": "s"}
+	env := map[string]string{"LAYERFIX_BLOB_URL": s3.URL, "LAYERFIX_S3_ACCESS_KEY": s3.AccessKey, "LAYERFIX_S3_SECRET_KEY": s3.SecretKey}
 	a := newBillingServerOn(t, f.srv.URL, storetest.OpenShared(t, url), env)
 	b := newBillingServerOn(t, f.srv.URL, storetest.OpenShared(t, url), env)
 	both := []*billingServer{a, b}
