@@ -131,3 +131,35 @@ func TestBadTablesRejected(t *testing.T) {
 		}
 	}
 }
+
+// The hardware, electrical, firmware and host causes have first-class modes:
+// a maker's own description of such a fault ranks that mode first, whatever
+// tile was picked.
+func TestHardwareAndFirmwareModes(t *testing.T) {
+	e, err := NewEngine()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		category, desc, want string
+	}{
+		{"layer-quality", "Printing through OctoPrint on a Raspberry Pi the head hesitates on curves and leaves zits; the same file printed from the SD card is smooth.", "layer-host-stutter"},
+		{"heating-issues", "Since I fitted a Revo hotend the display shows 100 degrees while the printer is cold, and an external thermometer says the nozzle is far hotter than the reading.", "heating-thermistor-type-config"},
+		{"calibration", "The BLTouch deploys and retracts in mid air without ever touching the bed, then the printer reports probing failed.", "calibration-probe-fault"},
+		{"mechanical-problems", "The Y motor hums and vibrates but does not turn, and when I swapped its cable with the X motor the fault moved to X.", "mechanical-motor-wiring"},
+		{"heating-issues", "My printer lives in a cold garage and every morning in winter it stops with a MINTEMP error before it even heats.", "heating-cold-room"},
+		{"extrusion-issues", "Since flashing the newest release of the firmware the extruder skips; nothing else changed and the previous firmware was fine.", "other-firmware-update-regression"},
+		{"mechanical-problems", "Prints are fine at first, then the X axis shifts later in the print; the stepper drivers are very hot to the touch and the board fan does not spin.", "mechanical-electronics-overheat"},
+		{"first-layer", "The start G-code runs and then the whole first layer is laid down in mid air, far above the bed.", "first-layer-prints-in-air"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.want, func(t *testing.T) {
+			if got := topMode(t, e, Request{Category: tt.category, Description: tt.desc}); got != tt.want {
+				t.Errorf("top mode %s, want %s", got, tt.want)
+			}
+			if got := topMode(t, e, Request{Category: "other", Description: tt.desc}); got != tt.want {
+				t.Errorf("with the Other tile: top mode %s, want %s", got, tt.want)
+			}
+		})
+	}
+}
