@@ -150,6 +150,8 @@ func TestHardwareAndFirmwareModes(t *testing.T) {
 		{"heating-issues", "My printer lives in a cold garage and every morning in winter it stops with a MINTEMP error before it even heats.", "heating-cold-room"},
 		{"extrusion-issues", "Since flashing the newest release of the firmware the extruder skips; nothing else changed and the previous firmware was fine.", "other-firmware-update-regression"},
 		{"mechanical-problems", "Prints are fine at first, then the X axis shifts later in the print; the stepper drivers are very hot to the touch and the board fan does not spin.", "mechanical-electronics-overheat"},
+		{"extrusion-issues", "After fitting a geared extruder it runs backwards: when it should feed filament it pulls it back out.", "extrusion-motor-direction"},
+		{"other", "The filament runout sensor never pauses the print; the spool ran out and the printer carried on printing without filament.", "other-filament-sensor"},
 		{"first-layer", "The start G-code runs and then the whole first layer is laid down in mid air, far above the bed.", "first-layer-prints-in-air"},
 	}
 	for _, tt := range tests {
