@@ -153,6 +153,7 @@ func TestHardwareAndFirmwareModes(t *testing.T) {
 		{"extrusion-issues", "After fitting a geared extruder it runs backwards: when it should feed filament it pulls it back out.", "extrusion-motor-direction"},
 		{"other", "The filament runout sensor never pauses the print; the spool ran out and the printer carried on printing without filament.", "other-filament-sensor"},
 		{"first-layer", "The start G-code runs and then the whole first layer is laid down in mid air, far above the bed.", "first-layer-prints-in-air"},
+		{"stringing", "Two colour print on my dual extruder: after every tool change there are hairs and blobs of the other colour all over the part.", "stringing-multimaterial-ooze"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.want, func(t *testing.T) {
