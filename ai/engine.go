@@ -38,6 +38,7 @@ type termEntry struct {
 	text     string
 	weight   float64
 	negative bool
+	weak     bool
 }
 
 type phraseEntry struct {
@@ -64,6 +65,7 @@ const (
 	emptyPriorFactor = 1.0
 	signalScale      = 0.4
 	negativeWeight   = 0.8
+	weakTermFactor   = 0.35 // a mode's weakTerms: hints, not symptoms
 	phraseWeight     = 1.2
 	docWeight        = 0.12
 	fuzzyFactor      = 0.85
@@ -174,7 +176,7 @@ func (e *Engine) index() {
 	for mi, m := range e.kb.modes {
 		e.rank[mi] = perCategory[m.Category]
 		perCategory[m.Category]++
-		add := func(text string, negative bool) {
+		add := func(text string, negative, weak bool) {
 			seq := tokens(text)
 			if len(seq) == 0 {
 				return
@@ -194,16 +196,19 @@ func (e *Engine) index() {
 				}
 				dfCat[k.seq][m.Category] = true
 			}
-			entries = append(entries, &termEntry{mode: mi, seq: seq, text: text, negative: negative})
+			entries = append(entries, &termEntry{mode: mi, seq: seq, text: text, negative: negative, weak: weak})
 			for _, t := range seq {
 				e.spell.add(t)
 			}
 		}
 		for _, t := range m.Terms {
-			add(t, false)
+			add(t, false, false)
+		}
+		for _, t := range m.WeakTerms {
+			add(t, false, true)
 		}
 		for _, t := range m.Negative {
-			add(t, true)
+			add(t, true, false)
 		}
 		for _, p := range m.Phrases {
 			toks := uniq(tokens(p))
@@ -232,6 +237,9 @@ func (e *Engine) index() {
 		if len(te.seq) == 1 && len(words(te.text)) > 1 {
 			// "more than it should" is left with "more": too vague to count fully.
 			te.weight *= 0.3
+		}
+		if te.weak {
+			te.weight *= weakTermFactor
 		}
 		e.terms[te.seq[0]] = append(e.terms[te.seq[0]], te)
 	}

@@ -35,18 +35,21 @@ const (
 )
 
 type kbMode struct {
-	ID       string     `json:"id"`
-	Category string     `json:"category"`
-	Name     string     `json:"name"`
-	Summary  string     `json:"summary"`
-	Terms    []string   `json:"terms"`
-	Phrases  []string   `json:"phrases"`
-	Negative []string   `json:"negative"`
-	Causes   []string   `json:"causes"`
-	Fixes    []kbFix    `json:"fixes"`
-	Signals  []kbSignal `json:"signals"`
-	Tips     []string   `json:"tips"`
-	Sources  []kbSource `json:"sources"`
+	ID       string   `json:"id"`
+	Category string   `json:"category"`
+	Name     string   `json:"name"`
+	Summary  string   `json:"summary"`
+	Terms    []string `json:"terms"`
+	// WeakTerms are hints rather than symptoms ("firmware 1.0.0": a maker
+	// naming the release they run); they count weakTermFactor of a term.
+	WeakTerms []string   `json:"weakTerms"`
+	Phrases   []string   `json:"phrases"`
+	Negative  []string   `json:"negative"`
+	Causes    []string   `json:"causes"`
+	Fixes     []kbFix    `json:"fixes"`
+	Signals   []kbSignal `json:"signals"`
+	Tips      []string   `json:"tips"`
+	Sources   []kbSource `json:"sources"`
 
 	file string // where the mode was read from, for error messages
 }
@@ -356,6 +359,12 @@ func (m *kbMode) validate(i int, seen map[string]string) []error {
 		checkText("term", t, maxTermLen)
 		if t != "" && len(tokens(t)) == 0 {
 			bad("term %q has only stop words", t)
+		}
+	}
+	for _, t := range m.WeakTerms {
+		checkText("weak term", t, maxTermLen)
+		if t != "" && len(tokens(t)) == 0 {
+			bad("weak term %q has only stop words", t)
 		}
 	}
 	for _, p := range m.Phrases {

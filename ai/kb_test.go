@@ -153,6 +153,7 @@ func TestHardwareAndFirmwareModes(t *testing.T) {
 		{"extrusion-issues", "After fitting a geared extruder it runs backwards: when it should feed filament it pulls it back out.", "extrusion-motor-direction"},
 		{"other", "The filament runout sensor never pauses the print; the spool ran out and the printer carried on printing without filament.", "other-filament-sensor"},
 		{"first-layer", "The start G-code runs and then the whole first layer is laid down in mid air, far above the bed.", "first-layer-prints-in-air"},
+		{"other", "On firmware 3.1.1 the printer stops with a fan error on layer 2 every time; others on the same release see it too, it looks like a known bug.", "other-firmware-known-bug"},
 		{"stringing", "Two colour print on my dual extruder: after every tool change there are hairs and blobs of the other colour all over the part.", "stringing-multimaterial-ooze"},
 	}
 	for _, tt := range tests {
@@ -164,5 +165,20 @@ func TestHardwareAndFirmwareModes(t *testing.T) {
 				t.Errorf("with the Other tile: top mode %s, want %s", got, tt.want)
 			}
 		})
+	}
+}
+
+// A release number is a hint, not a symptom: a maker who names the firmware
+// they run still gets the causes of the symptom they describe first.
+func TestReleaseNumberDoesNotOutweighTheSymptom(t *testing.T) {
+	e, err := NewEngine()
+	if err != nil {
+		t.Fatal(err)
+	}
+	desc := "Thermal runaway on my MK4S on firmware 6.1.2, a fluke? It happened a second time while preheating. On the sensors page the hotend read -23 C, then 170, then -23 again, jumping around."
+	for _, cat := range []string{"heating-issues", "other"} {
+		if got := topMode(t, e, Request{Category: cat, Description: desc}); strings.HasPrefix(got, "other-firmware") {
+			t.Errorf("%s: top mode %s for a temperature reading that jumps", cat, got)
+		}
 	}
 }

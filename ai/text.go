@@ -71,7 +71,8 @@ func words(s string) []string {
 			b.WriteRune(unicode.ToLower(r))
 		case r == '\'' || r == '’' || r == '`':
 			// "won't" -> "wont"
-		case r == '.' && b.Len() > 0 && i+1 < len(rs) && unicode.IsDigit(rs[i+1]) && isDigits(b.String()):
+		case r == '.' && b.Len() > 0 && i+1 < len(rs) && unicode.IsDigit(rs[i+1]) && isNumberLike(b.String()):
+			// "0.4", and release numbers whole: "3.7.0", "v2.1"
 			b.WriteRune(r)
 		default:
 			flush()
@@ -79,6 +80,29 @@ func words(s string) []string {
 	}
 	flush()
 	return out
+}
+
+// isNumberLike is digits and dots, optionally after a "v" ("v2.1").
+func isNumberLike(s string) bool {
+	s = strings.TrimPrefix(s, "v")
+	return isDigits(strings.ReplaceAll(s, ".", "")) && !strings.HasPrefix(s, ".")
+}
+
+// versionToken stands for any release number in a description: makers name
+// the firmware or slicer release they run ("firmware 3.7.0", "Cura 5.3.1",
+// "v2.1"), and a term such as "firmware 1.0.0" in the knowledge base matches
+// every release. A number with two dots, or one dot after a "v", is a
+// release; "0.28" and "1.75" stay measurements.
+const versionToken = "release#"
+
+func isVersion(w string) bool {
+	if !isNumberLike(w) {
+		return false
+	}
+	if strings.HasPrefix(w, "v") {
+		return strings.Contains(w, ".")
+	}
+	return strings.Count(w, ".") >= 2
 }
 
 func isDigits(s string) bool {
@@ -163,6 +187,9 @@ func normWord(w string) string {
 	}
 	if stopWords[w] {
 		return ""
+	}
+	if isVersion(w) {
+		return versionToken
 	}
 	return stem(w)
 }

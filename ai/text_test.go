@@ -73,6 +73,14 @@ func TestWordsKeepsDecimals(t *testing.T) {
 	}
 }
 
+func TestReleaseNumbersAreOneToken(t *testing.T) {
+	got := tokens("Prusa firmware 3.7.0-RC1, Cura v5.3 and Marlin 2.0.9.1 with a 0.4 nozzle and 1.75 filament")
+	want := []string{"prusa", "firmwar", versionToken, "rc1", "cura", versionToken, "marlin", versionToken, "0.4", "nozzl", "1.75", "fila"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("tokens = %q, want %q", got, want)
+	}
+}
+
 func TestSentencesAndTriedContext(t *testing.T) {
 	got := sentences("Nozzle is 0.4 mm. I already dried it twice! Still popping")
 	if len(got) != 3 || got[0] != "Nozzle is 0.4 mm" {
