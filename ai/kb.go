@@ -355,16 +355,15 @@ func (m *kbMode) validate(i int, seen map[string]string) []error {
 	if len(m.Terms) < minTerms {
 		bad("needs at least %d terms, has %d", minTerms, len(m.Terms))
 	}
-	for _, t := range m.Terms {
-		checkText("term", t, maxTermLen)
-		if t != "" && len(tokens(t)) == 0 {
-			bad("term %q has only stop words", t)
-		}
-	}
-	for _, t := range m.WeakTerms {
-		checkText("weak term", t, maxTermLen)
-		if t != "" && len(tokens(t)) == 0 {
-			bad("weak term %q has only stop words", t)
+	for _, list := range []struct {
+		what  string
+		terms []string
+	}{{"term", m.Terms}, {"weak term", m.WeakTerms}} {
+		for _, t := range list.terms {
+			checkText(list.what, t, maxTermLen)
+			if t != "" && len(tokens(t)) == 0 {
+				bad("%s %q has only stop words", list.what, t)
+			}
 		}
 	}
 	for _, p := range m.Phrases {

@@ -91,6 +91,8 @@ func TestKnowledgeBaseValidation(t *testing.T) {
 			[]string{"modes/x.json", "line 6"}},
 		{"few terms", map[string]string{"modes/x.json": "[" + strings.Replace(good, `"stringing", "strings", "hairs", "wisps"`, `"stringing"`, 1) + "]"},
 			[]string{"at least 4 terms, has 1"}},
+		{"weak term of stop words", map[string]string{"modes/x.json": "[" + strings.Replace(good, `"causes"`, `"weakTerms": ["the and"], "causes"`, 1) + "]"},
+			[]string{`"good-mode"`, `weak term "the and" has only stop words`}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
