@@ -344,7 +344,10 @@ func (e *Engine) vote(req *Request, toks []token, p *printer) *caseVote {
 	if len(near) == 0 && len(mine) == 0 {
 		return nil
 	}
-	v := &caseVote{mode: map[int]float64{}, fix: map[[2]int]float64{}, learned: map[string]float64{}, makers: map[string]int{}}
+	v := &caseVote{mode: map[int]float64{}, fix: map[[2]int]float64{}}
+	if len(mine) > 0 {
+		v.learned, v.makers = map[string]float64{}, map[string]int{}
+	}
 	for _, n := range near {
 		modes := map[int]float64{}
 		for _, fv := range n.c.votes {
