@@ -34,9 +34,12 @@ type Case struct {
 	// confirmed fix; the knowledge-base fixes whose titles match them are the
 	// fixes this case votes for.
 	Expect []string `json:"expect"`
-	// FixTitles are step titles a maker ticked as working (server cases);
-	// titles that are not knowledge-base fixes become steps of their own.
-	FixTitles []string `json:"fixTitles,omitempty"`
+	// Steps are the knowledge-base steps makers of this server confirmed
+	// (server cases), by StepRefs reference; never their wording.
+	Steps []string `json:"steps,omitempty"`
+	// Maker names the account that confirmed a server case, opaquely: the
+	// nearest cases count each maker once.
+	Maker string `json:"-"`
 	// Observations are yes/no facts the thread established ("happens at the
 	// same height on every print"); see questions.json.
 	Observations []string `json:"observations,omitempty"`
@@ -78,11 +81,11 @@ const (
 	caseMinSim      = 0.10 // cosine similarity below which a case does not vote
 	caseModeWeight  = 0.2  // mode score per unit of vote
 	caseFixWeight   = 0.0  // embedded cases: fix score per unit of vote, relative to the top mode
-	localFixWeight  = 0.9  // this server's confirmed fixes: the same
+	localFixWeight  = 0.9  // this server's confirmed steps: the same
 	caseCategoryFit = 1.2  // similarity factor when the category matches
 	casePrinterFit  = 1.1  // similarity factor for the same printer
 	maxCaseVotes    = 6    // fixes one case votes for at full weight
-	localCaseWeight = 1.3  // this server's confirmed fixes count a bit more
+	localCaseWeight = 1.3  // this server's confirmed steps count a bit more
 )
 
 // caseIndex is an inverted index of cases over the engine's normalised
@@ -100,7 +103,9 @@ type indexedCase struct {
 	printer    *printer
 	norm       float64
 	votes      []fixVote
-	titles     []string // confirmed titles that are not knowledge-base fixes
+	maker      string   // server cases: who confirmed them
+	steps      []string // server cases: the confirmed steps the engine knows
+	stepWeight float64  // each confirmed step's share of the case's vote
 }
 
 // fixVote is a knowledge-base fix a case confirms.
@@ -189,11 +194,12 @@ func (e *Engine) buildCaseIndex(cases []Case, idf map[string]float64) (*caseInde
 			ix.post[f] = append(ix.post[f], int32(i))
 		}
 		ic.norm = math.Sqrt(ic.norm)
-		votes, titles, err := e.caseVotes(c)
+		votes, err := e.caseVotes(c)
 		if err != nil {
 			return nil, fmt.Errorf("case %s: %w", c.ID, err)
 		}
-		ic.votes, ic.titles = votes, titles
+		ic.votes, ic.maker = votes, c.Maker
+		ic.steps, ic.stepWeight = e.knownSteps(c.Steps)
 		ix.cases = append(ix.cases, ic)
 	}
 	return ix, nil
@@ -208,50 +214,40 @@ func (ix *caseIndex) weight(f string) float64 {
 }
 
 // caseVotes finds the knowledge-base fixes a case confirms: those whose
-// title matches one of its patterns, or equals a confirmed title.
-func (e *Engine) caseVotes(c Case) ([]fixVote, []string, error) {
+// title matches one of its patterns.
+func (e *Engine) caseVotes(c Case) ([]fixVote, error) {
 	var res []*regexp.Regexp
 	for _, p := range c.Expect {
 		re, err := regexp.Compile("(?i)" + p)
 		if err != nil {
-			return nil, nil, fmt.Errorf("pattern %q: %w", p, err)
+			return nil, fmt.Errorf("pattern %q: %w", p, err)
 		}
 		res = append(res, re)
 	}
 	var votes []fixVote
-	var free []string
-	for _, t := range c.FixTitles {
-		if t = strings.TrimSpace(t); t != "" {
-			free = append(free, t)
-		}
-	}
-	matched := make([]bool, len(free))
 	for mi, m := range e.kb.modes {
 		for fi, f := range m.Fixes {
-			hit := matchesAnyRe(res, f.Title)
-			for ti, t := range free {
-				if strings.EqualFold(t, f.Title) {
-					hit, matched[ti] = true, true
-				}
-			}
-			if hit {
+			if matchesAnyRe(res, f.Title) {
 				votes = append(votes, fixVote{mode: mi, fix: fi, w: 1})
 			}
 		}
 	}
-	if len(votes) > maxCaseVotes {
-		w := math.Sqrt(float64(maxCaseVotes) / float64(len(votes)))
+	if w := voteShare(len(votes)); w < 1 {
 		for i := range votes {
 			votes[i].w = w
 		}
 	}
-	var titles []string
-	for ti, t := range free {
-		if !matched[ti] {
-			titles = append(titles, truncateRunes(t, maxTitleLen))
-		}
+	return votes, nil
+}
+
+// voteShare is the weight of each of n votes of one case: full up to
+// maxCaseVotes, then shrinking so that a case confirming everything says
+// little about each.
+func voteShare(n int) float64 {
+	if n <= maxCaseVotes {
+		return 1
 	}
-	return votes, titles, nil
+	return math.Sqrt(float64(maxCaseVotes) / float64(n))
 }
 
 func matchesAnyRe(res []*regexp.Regexp, s string) bool {
@@ -265,13 +261,13 @@ func matchesAnyRe(res []*regexp.Regexp, s string) bool {
 
 // neighbor is a case close to a request.
 type neighbor struct {
-	c     *indexedCase
-	sim   float64
-	local bool
+	c   *indexedCase
+	sim float64
 }
 
-// nearest returns the k cases most similar to the request's words.
-func (ix *caseIndex) nearest(feats []string, req *Request, p *printer, k int, local bool) []neighbor {
+// nearest returns the k cases most similar to the request's words; of a
+// maker's cases only the closest counts, so one account weighs as one.
+func (ix *caseIndex) nearest(feats []string, req *Request, p *printer, k int) []neighbor {
 	if ix == nil || len(ix.cases) == 0 || len(feats) == 0 {
 		return nil
 	}
@@ -299,7 +295,7 @@ func (ix *caseIndex) nearest(feats []string, req *Request, p *printer, k int, lo
 			sim *= casePrinterFit
 		}
 		if sim >= caseMinSim {
-			out = append(out, neighbor{c: c, sim: sim, local: local})
+			out = append(out, neighbor{c: c, sim: sim})
 		}
 	}
 	sort.Slice(out, func(i, j int) bool {
@@ -308,63 +304,74 @@ func (ix *caseIndex) nearest(feats []string, req *Request, p *printer, k int, lo
 		}
 		return out[i].c.id < out[j].c.id
 	})
-	if len(out) > k {
-		out = out[:k]
+	makers := map[string]bool{}
+	kept := out[:0]
+	for _, n := range out {
+		if len(kept) == k {
+			break
+		}
+		if m := n.c.maker; m != "" {
+			if makers[m] {
+				continue
+			}
+			makers[m] = true
+		}
+		kept = append(kept, n)
 	}
-	return out
+	return kept
 }
 
 // caseVote is what the nearest cases say about a request.
 type caseVote struct {
-	mode   map[int]float64
-	fix    map[[2]int]float64
-	titles map[string]float64 // confirmed titles outside the knowledge base
-	counts map[string]int     // how many makers of this server confirmed a title
+	mode map[int]float64
+	fix  map[[2]int]float64
+	// learned are the steps this server's makers confirmed for similar
+	// problems, by reference, and makers how many distinct makers did.
+	learned map[string]float64
+	makers  map[string]int
 }
 
-// vote gathers the nearest embedded and server cases of a request.
+// vote gathers the nearest embedded and server cases of a request. Only
+// the embedded cases vote for modes: what this server's makers confirmed
+// never changes which failure modes lead.
 func (e *Engine) vote(req *Request, toks []token, p *printer) *caseVote {
 	feats := caseFeatures(toks)
-	near := e.cases.nearest(feats, req, p, caseNeighbors, false)
+	near := e.cases.nearest(feats, req, p, caseNeighbors)
+	var mine []neighbor
 	if local := e.local.Load(); local != nil {
-		near = append(near, local.nearest(feats, req, p, caseNeighbors, true)...)
+		mine = local.nearest(feats, req, p, caseNeighbors)
 	}
-	if len(near) == 0 {
+	if len(near) == 0 && len(mine) == 0 {
 		return nil
 	}
 	v := &caseVote{mode: map[int]float64{}, fix: map[[2]int]float64{}}
+	if len(mine) > 0 {
+		v.learned, v.makers = map[string]float64{}, map[string]int{}
+	}
 	for _, n := range near {
-		sim := n.sim
-		if n.local {
-			sim *= localCaseWeight
-		}
-		fixWeight := caseFixWeight
-		if n.local {
-			fixWeight = localFixWeight
-		}
 		modes := map[int]float64{}
 		for _, fv := range n.c.votes {
-			if fixWeight > 0 {
-				v.fix[[2]int{fv.mode, fv.fix}] += fixWeight * sim * fv.w
+			if caseFixWeight > 0 {
+				v.fix[[2]int{fv.mode, fv.fix}] += caseFixWeight * n.sim * fv.w
 			}
-			modes[fv.mode] = math.Max(modes[fv.mode], sim*fv.w)
+			modes[fv.mode] = math.Max(modes[fv.mode], n.sim*fv.w)
 		}
 		for mi, w := range modes {
 			v.mode[mi] += w
 		}
-		for _, t := range n.c.titles {
-			if v.titles == nil {
-				v.titles, v.counts = map[string]float64{}, map[string]int{}
-			}
-			v.titles[t] += localFixWeight * sim
-			v.counts[t]++
+	}
+	for _, n := range mine {
+		for _, ref := range n.c.steps {
+			v.learned[ref] += localFixWeight * localCaseWeight * n.sim * n.c.stepWeight
+			v.makers[ref]++
 		}
 	}
 	return v
 }
 
-// SetLocalCases replaces the server's own case base: fixes its makers
-// confirmed. It is safe to call while the engine analyses.
+// SetLocalCases replaces the server's own case base: steps its makers
+// confirmed (Case.Steps, Case.Maker). It is safe to call while the engine
+// analyses.
 func (e *Engine) SetLocalCases(cases []Case) error {
 	if len(cases) == 0 {
 		e.local.Store(nil)
@@ -405,38 +412,41 @@ func (a *analysis) fixVote(mode, fix int, top float64) float64 {
 	return top * a.votes.fix[[2]int{mode, fix}]
 }
 
-// caseSteps are the fixes the nearest cases confirm that the ranked modes did
-// not bring: knowledge-base fixes of other modes, and titles this server's
-// makers ticked that the knowledge base does not have.
+// caseSteps are the fixes the nearest embedded cases confirm that the
+// ranked modes did not bring: knowledge-base fixes of other modes.
 func (a *analysis) caseSteps(added map[[2]int]bool, top float64) []candidateStep {
 	if a.votes == nil {
 		return nil
 	}
 	var out []candidateStep
 	for k, w := range a.votes.fix {
-		if added[k] {
-			continue
+		if c, ok := a.otherFix(k, added, top*w); ok {
+			out = append(out, c)
 		}
-		f := a.e.kb.modes[k[0]].Fixes[k[1]]
-		if !a.facts.all(f.When) {
-			continue
-		}
-		out = append(out, candidateStep{step: Step{Title: f.Title}, fix: f, key: f.key, score: top * w, mode: k[0]})
 	}
-	for t, w := range a.votes.titles {
-		n := a.votes.counts[t]
-		desc := "Makers on this server confirmed that this fixed a similar problem."
-		if n > 1 {
-			desc = fmt.Sprintf("Makers on this server confirmed %d times that this fixed a similar problem.", n)
-		}
-		out = append(out, candidateStep{step: Step{Title: t, Description: desc}, score: top * w, mode: -1})
-	}
-	// Map order must not decide ties.
-	sort.SliceStable(out, func(i, j int) bool {
-		if out[i].score != out[j].score {
-			return out[i].score > out[j].score
-		}
-		return out[i].step.Title < out[j].step.Title
-	})
+	sortByScore(out)
 	return out
+}
+
+// otherFix is fix k as a candidate scored score, unless the ranked modes
+// already brought it or its conditions do not hold for this request.
+func (a *analysis) otherFix(k [2]int, added map[[2]int]bool, score float64) (candidateStep, bool) {
+	if added[k] {
+		return candidateStep{}, false
+	}
+	f := a.e.kb.modes[k[0]].Fixes[k[1]]
+	if !a.facts.all(f.When) {
+		return candidateStep{}, false
+	}
+	return candidateStep{step: Step{Title: f.Title}, fix: f, key: f.key, ref: f.ref, score: score, mode: k[0]}, true
+}
+
+// sortByScore orders candidates best first; map order must not decide ties.
+func sortByScore(cands []candidateStep) {
+	sort.SliceStable(cands, func(i, j int) bool {
+		if cands[i].score != cands[j].score {
+			return cands[i].score > cands[j].score
+		}
+		return cands[i].step.Title < cands[j].step.Title
+	})
 }

@@ -28,8 +28,9 @@ type Engine struct {
 	idf      map[string]float64
 	rank     []int // position of each mode within its category
 
-	cases *caseIndex // the embedded case base
-	local localCases // this server's confirmed fixes
+	cases    *caseIndex        // the embedded case base
+	local    localCases        // this server's confirmed steps
+	fixByRef map[string][2]int // fixRef -> mode and fix index
 }
 
 type termEntry struct {
@@ -130,13 +131,14 @@ func newEngineFS(fsys, caseFS fs.FS) (*Engine, error) {
 		doc:      map[string][]docPosting{},
 		idf:      map[string]float64{},
 		rank:     make([]int, len(kb.modes)),
+		fixByRef: map[string][2]int{},
 	}
 	for _, p := range kb.printers {
 		for _, n := range p.Names {
 			p.compactNames = append(p.compactNames, compact(n))
 		}
 	}
-	for _, m := range kb.modes {
+	for mi, m := range kb.modes {
 		for i := range m.Signals {
 			sig := &m.Signals[i]
 			sig.cond, sig.negate = strings.CutPrefix(sig.When, "!")
@@ -145,6 +147,8 @@ func newEngineFS(fsys, caseFS fs.FS) (*Engine, error) {
 		for i := range m.Fixes {
 			m.Fixes[i].key = titleKey(m.Fixes[i].Title)
 			m.Fixes[i].titleToks = tokens(m.Fixes[i].Title)
+			m.Fixes[i].ref = fixRef(m.ID, m.Fixes[i].Title)
+			e.fixByRef[m.Fixes[i].ref] = [2]int{mi, i}
 		}
 	}
 	e.index()
@@ -579,9 +583,11 @@ type candidateStep struct {
 	step    Step
 	key     []string // titleKey of the title
 	fix     kbFix    // the mode fix, whose description is filled in when picked
+	ref     string   // the knowledge-base step it is (StepRefs); "" for history
 	score   float64
 	mode    int // -1 for rule and history steps
 	history bool
+	makers  int // makers of this server who confirmed it for similar problems
 }
 
 // Analyze implements Analyzer.
@@ -696,6 +702,7 @@ func (a *analysis) steps() ([]Step, []ruleStep) {
 				step:  Step{Title: f.Title},
 				fix:   f,
 				key:   f.key,
+				ref:   f.ref,
 				score: base*d + a.fixVote(s.mode, fi, top),
 				mode:  s.mode,
 			})
@@ -709,7 +716,7 @@ func (a *analysis) steps() ([]Step, []ruleStep) {
 	for _, r := range rules {
 		covered = append(covered, r.opposes)
 		score := a.ruleScore(r, top)
-		cands = append(cands, candidateStep{step: r.step, score: score, mode: -1})
+		cands = append(cands, candidateStep{step: r.step, ref: ruleRefPrefix + r.cond, score: score, mode: -1})
 	}
 	if h := a.historyStep(); h != nil {
 		cands = append(cands, *h)
@@ -721,10 +728,19 @@ func (a *analysis) steps() ([]Step, []ruleStep) {
 		}
 		return cands[i].score > cands[j].score
 	})
-	var out []Step
-	var keptRules []ruleStep
+	chosen, best := pick(cands, covered)
+	if learned := a.withLearned(cands, chosen, added, top); learned != nil {
+		chosen, best = pick(learned, covered)
+	}
+	return a.render(chosen, best, rules)
+}
+
+// pick takes steps from cands in their order: at most maxSteps, no mode fix
+// a rule step already covers, no title that repeats a kept one, and past
+// minSteps none far below the best. best is the score of the first step
+// that is not history.
+func pick(cands []candidateStep, covered []fixDirection) (out []candidateStep, best float64) {
 	var keptKeys [][]string
-	best := 0.0
 	for _, c := range cands {
 		if len(out) >= maxSteps {
 			break
@@ -746,6 +762,19 @@ func (a *analysis) steps() ([]Step, []ruleStep) {
 			continue
 		}
 		keptKeys = append(keptKeys, key)
+		out = append(out, c)
+	}
+	return out, best
+}
+
+// render writes out the chosen steps: mode fixes with this request's notes,
+// confirmed steps saying how many makers confirmed them, priorities that
+// never rise down the list. It returns the rule steps among them.
+func (a *analysis) render(chosen []candidateStep, best float64, rules []ruleStep) ([]Step, []ruleStep) {
+	out := make([]Step, 0, len(chosen))
+	var keptRules []ruleStep
+	prev := math.Inf(1)
+	for _, c := range chosen {
 		if c.mode < 0 && !c.history {
 			for _, r := range rules {
 				if r.step.Title == c.step.Title {
@@ -756,7 +785,15 @@ func (a *analysis) steps() ([]Step, []ruleStep) {
 		if c.mode >= 0 {
 			c.step.Description = a.fixDescription(c.fix)
 		}
-		c.step.Priority = priority(len(out), c.score, best, c.history)
+		if c.makers > 0 {
+			c.step.Description = truncateRunes(c.step.Description+" "+confirmedNote(c.makers), maxDescRune)
+		}
+		score := c.score
+		if !c.history {
+			score = math.Min(score, prev)
+			prev = score
+		}
+		c.step.Priority = priority(len(out), score, best, c.history)
 		c.step.Title = truncateRunes(c.step.Title, maxTitleLen)
 		out = append(out, c.step)
 	}

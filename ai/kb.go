@@ -62,6 +62,7 @@ type kbFix struct {
 
 	key       []string // titleKey of Title, set at load
 	titleToks []string // tokens of Title, set at load
+	ref       string   // fixRef of the fix, set at load
 }
 
 type kbSignal struct {
@@ -145,6 +146,9 @@ func (q *kbQuestion) factor(answer bool, mi int) float64 {
 var (
 	kebabRe = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
 	urlRe   = regexp.MustCompile(`^https?://[^\s]+$`)
+	// linkRe finds an address or a domain name in text: a step title never
+	// sends a maker anywhere.
+	linkRe = regexp.MustCompile(`(?i)[a-z][a-z0-9+.-]*://|\bwww\.|\b[a-z0-9-]+(\.[a-z0-9-]+)*\.[a-z]{2,}\b`)
 )
 
 // loadKnowledge reads and validates every knowledge-base file of fsys:
@@ -385,7 +389,10 @@ func (m *kbMode) validate(i int, seen map[string]string) []error {
 	for j, f := range m.Fixes {
 		checkText(fmt.Sprintf("fix %d title", j), f.Title, maxTitleLen)
 		checkText(fmt.Sprintf("fix %d description", j), f.Description, maxFixLen)
-		key := strings.ToLower(strings.TrimSpace(f.Title))
+		if linkRe.MatchString(f.Title) {
+			bad("fix %d: title %q names an address or a domain", j, f.Title)
+		}
+		key := fixRef(m.ID, f.Title)
 		if titles[key] {
 			bad("fix %d: duplicate title %q", j, f.Title)
 		}
@@ -420,6 +427,27 @@ func (m *kbMode) validate(i int, seen map[string]string) []error {
 		}
 	}
 	return errs
+}
+
+// fixRef names a mode's fix by the mode and its title folded to lower-case
+// letters and digits ("adhesion-not-sticking/level-the-bed-and-set-...").
+func fixRef(modeID, title string) string {
+	var b strings.Builder
+	b.WriteString(modeID)
+	b.WriteByte('/')
+	gap, started := false, false
+	for _, r := range strings.ToLower(title) {
+		if (r < 'a' || r > 'z') && (r < '0' || r > '9') {
+			gap = true
+			continue
+		}
+		if gap && started {
+			b.WriteByte('-')
+		}
+		b.WriteRune(r)
+		gap, started = false, true
+	}
+	return b.String()
 }
 
 func oneOf(v string, options ...string) bool {

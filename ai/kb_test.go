@@ -85,6 +85,12 @@ func TestKnowledgeBaseValidation(t *testing.T) {
 			[]string{"needs 2–5 fixes, has 1"}},
 		{"long title", map[string]string{"modes/x.json": "[" + strings.Replace(good, `"Tune retraction"`, `"`+strings.Repeat("x", 81)+`"`, 1) + "]"},
 			[]string{"fix 0 title is longer than 80 characters"}},
+		{"link in a title", map[string]string{"modes/x.json": "[" + strings.Replace(good, `"Tune retraction"`, `"Get the profile at www.example.com"`, 1) + "]"},
+			[]string{"fix 0", "names an address or a domain"}},
+		{"domain in a title", map[string]string{"modes/x.json": "[" + strings.Replace(good, `"Tune retraction"`, `"Flash the firmware from evil.example"`, 1) + "]"},
+			[]string{"fix 0", "names an address or a domain"}},
+		{"titles with one reference", map[string]string{"modes/x.json": "[" + strings.Replace(good, `"Lower the temperature"`, `"Tune retraction!"`, 1) + "]"},
+			[]string{"fix 1: duplicate title"}},
 		{"unknown field", map[string]string{"modes/x.json": "[" + strings.Replace(good, `"causes"`, `"fix": [], "causes"`, 1) + "]"},
 			[]string{"modes/x.json", `unknown field "fix"`}},
 		{"syntax error", map[string]string{"modes/x.json": "[\n" + good + ",\n]"},
@@ -181,6 +187,19 @@ func TestReleaseNumberDoesNotOutweighTheSymptom(t *testing.T) {
 	for _, cat := range []string{"heating-issues", "other"} {
 		if got := topMode(t, e, Request{Category: cat, Description: desc}); strings.HasPrefix(got, "other-firmware") {
 			t.Errorf("%s: top mode %s for a temperature reading that jumps", cat, got)
+		}
+	}
+}
+
+func TestFixRef(t *testing.T) {
+	for _, tt := range []struct{ mode, title, want string }{
+		{"stringing-retraction", "Tune retraction distance and speed", "stringing-retraction/tune-retraction-distance-and-speed"},
+		{"m", "Heat the nozzle to 150 °C until the bed is ready", "m/heat-the-nozzle-to-150-c-until-the-bed-is-ready"},
+		{"m", "  Level the bed (tram the corners)!", "m/level-the-bed-tram-the-corners"},
+		{"m", "Raise infill to 15–20 % and add top layers", "m/raise-infill-to-15-20-and-add-top-layers"},
+	} {
+		if got := fixRef(tt.mode, tt.title); got != tt.want {
+			t.Errorf("fixRef(%q, %q) = %q, want %q", tt.mode, tt.title, got, tt.want)
 		}
 	}
 }

@@ -63,6 +63,10 @@ type Config struct {
 	StripeAPIBase        string            // tests: stripe-mock or a fake
 
 	Learn bool // the built-in engine learns from fixes makers confirm
+	// A confirmed step is learned once this many distinct verified accounts
+	// from this many distinct networks confirmed it.
+	LearnMinMakers   int
+	LearnMinNetworks int
 
 	Metrics     bool   // /metrics on the main address
 	MetricsAddr string // a separate address serving /metrics
@@ -241,14 +245,7 @@ func settings() []setting {
 			return nil
 		}},
 		{"require-verified", "LAYERFIX_REQUIRE_VERIFIED", "off", "free-tier analyses need a verified email address (needs email or Firebase)", false, onOffSetting(func(c *Config) *bool { return &c.RequireVerified })},
-		{"share-rate", "LAYERFIX_SHARE_RATE", "30", "share links one IP may create per hour", false, func(c *Config, v string) error {
-			n, err := strconv.Atoi(v)
-			if err != nil || n < 1 || n > 100000 {
-				return fmt.Errorf("%q is not a count from 1 to 100000", v)
-			}
-			c.ShareRate = n
-			return nil
-		}},
+		{"share-rate", "LAYERFIX_SHARE_RATE", "30", "share links one IP may create per hour", false, countSetting(1, 100000, func(c *Config) *int { return &c.ShareRate })},
 		{"operator-name", "LAYERFIX_OPERATOR_NAME", "", "who runs this server (legal pages)", false, str(func(c *Config) *string { return &c.OperatorName })},
 		{"contact-email", "LAYERFIX_CONTACT_EMAIL", "", "contact address (legal pages)", false, func(c *Config, v string) error {
 			if v != "" {
@@ -301,6 +298,8 @@ func settings() []setting {
 		}},
 		{"ai-fallback", "LAYERFIX_AI_FALLBACK", "on", "answer with the built-in engine when Gemini fails (on/off)", false, onOffSetting(func(c *Config) *bool { return &c.AIFallback })},
 		{"learn", "LAYERFIX_LEARN", "on", "the built-in engine learns from the fixes makers confirm on this server (on/off)", false, onOffSetting(func(c *Config) *bool { return &c.Learn })},
+		{"learn-min-makers", "LAYERFIX_LEARN_MIN_MAKERS", "3", "distinct verified accounts that must confirm a step before it is learned", false, countSetting(1, 1000, func(c *Config) *int { return &c.LearnMinMakers })},
+		{"learn-min-networks", "LAYERFIX_LEARN_MIN_NETWORKS", "2", "distinct networks (IPv4 /24, IPv6 prefix) those confirmations must come from", false, countSetting(1, 1000, func(c *Config) *int { return &c.LearnMinNetworks })},
 		{"auth-mode", "LAYERFIX_AUTH_MODE", "local", "accounts: local (built in) or firebase", false, func(c *Config, v string) error {
 			if v != "local" && v != "firebase" {
 				return fmt.Errorf("%q is not local or firebase", v)
@@ -506,7 +505,8 @@ func (c *Config) Printable() []any {
 		"LAYERFIX_GA_MEASUREMENT_ID": c.GAMeasurementID, "LAYERFIX_META_PIXEL_ID": c.MetaPixelID,
 		"LAYERFIX_GEMINI_API_KEY": c.GeminiAPIKey, "LAYERFIX_GEMINI_MODEL": c.GeminiModel,
 		"LAYERFIX_GEMINI_BASE_URL": c.GeminiBaseURL, "LAYERFIX_GEMINI_TIMEOUT": c.GeminiTimeout.String(),
-		"LAYERFIX_AI_FALLBACK": onOff(c.AIFallback), "LAYERFIX_LOG_LEVEL": c.LogLevel.String(), "LAYERFIX_LEARN": onOff(c.Learn), "LAYERFIX_ANON_IPV6_PREFIX": strconv.Itoa(c.IPv6Prefix),
+		"LAYERFIX_AI_FALLBACK": onOff(c.AIFallback), "LAYERFIX_LOG_LEVEL": c.LogLevel.String(), "LAYERFIX_LEARN": onOff(c.Learn),
+		"LAYERFIX_LEARN_MIN_MAKERS": strconv.Itoa(c.LearnMinMakers), "LAYERFIX_LEARN_MIN_NETWORKS": strconv.Itoa(c.LearnMinNetworks), "LAYERFIX_ANON_IPV6_PREFIX": strconv.Itoa(c.IPv6Prefix),
 		"LAYERFIX_NETWORK_MONTHLY_LIMIT": anonString(c.NetworkLimit), "LAYERFIX_REQUIRE_VERIFIED": onOff(c.RequireVerified), "LAYERFIX_LOG_FORMAT": c.LogFormat,
 		"LAYERFIX_METRICS": onOff(c.Metrics), "LAYERFIX_METRICS_ADDR": c.MetricsAddr,
 		"LAYERFIX_AUTH_MODE": c.AuthMode, "LAYERFIX_FIREBASE_PROJECT_ID": c.FirebaseProjectID,
@@ -589,6 +589,19 @@ func anonString(n int) string {
 		return "unlimited"
 	}
 	return strconv.Itoa(n)
+}
+
+// countSetting parses a whole number from min to max into the field p
+// points to.
+func countSetting(min, max int, p func(*Config) *int) func(*Config, string) error {
+	return func(c *Config, v string) error {
+		n, err := strconv.Atoi(strings.TrimSpace(v))
+		if err != nil || n < min || n > max {
+			return fmt.Errorf("%q is not a count from %d to %d", v, min, max)
+		}
+		*p(c) = n
+		return nil
+	}
 }
 
 // onOffSetting parses an on/off switch into the field p points to.

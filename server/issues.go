@@ -31,7 +31,7 @@ type issueStore interface {
 	CountIssues(ctx context.Context, userID int64) (store.IssueCounts, error)
 	EachIssue(ctx context.Context, userID int64, fn func(*store.IssueView) error) error
 	IssueByID(ctx context.Context, userID, id int64) (*store.IssueView, error)
-	ResolveIssue(ctx context.Context, userID, id int64, working []string, notes *string, now time.Time) error
+	ResolveIssue(ctx context.Context, userID, id int64, working []string, notes *string, conf store.Confirmation, now time.Time) error
 	StartIssue(ctx context.Context, userID, id int64) error
 	SetCheckedSteps(ctx context.Context, userID, id int64, titles []string) error
 	SetChecklist(ctx context.Context, userID, id int64, checklist store.JSON) error
@@ -47,7 +47,7 @@ type issuesAPI struct {
 	limits   TierLimits
 	now      func() time.Time
 	log      *slog.Logger
-	learned  func() // a maker confirmed a fix
+	learn    *learner // nil: learning is off
 	refiner  Refiner
 	signer   resultSigner
 	// Unverified free accounts share their network's free allowance with
@@ -418,14 +418,82 @@ func (h *issuesAPI) resolve(c echo.Context) error {
 	if len(fields) > 0 {
 		return validationErr(fields)
 	}
-	err = h.store.ResolveIssue(c.Request().Context(), currentUser(c).ID, id, working, notes, h.now())
+	ctx, user := c.Request().Context(), currentUser(c)
+	conf, err := h.confirmation(c, user.ID, id, working)
+	if err != nil {
+		return err
+	}
+	err = h.store.ResolveIssue(ctx, user.ID, id, working, notes, conf, h.now())
 	if err != nil {
 		return issueStateErr(err, "This issue is already resolved: only pending or in-progress issues can be marked as resolved.")
 	}
-	if len(working) > 0 && h.learned != nil {
-		h.learned()
+	if len(conf.Steps) > 0 {
+		h.learn.learned()
 	}
 	return h.respond(c)
+}
+
+// confirmation is what learning keeps of a resolve: of the working titles,
+// only steps the issue's own analysis offered, as the knowledge-base steps
+// they are, and the network they were confirmed from. The maker's own words
+// stay in the maker's log and history and are never learned.
+func (h *issuesAPI) confirmation(c echo.Context, userID, id int64, working []string) (store.Confirmation, error) {
+	if h.learn == nil || len(working) == 0 {
+		return store.Confirmation{}, nil
+	}
+	ctx := c.Request().Context()
+	is, err := h.store.IssueByID(ctx, userID, id)
+	if err != nil {
+		return store.Confirmation{}, storeErr(err, "Issue")
+	}
+	offered := offeredSteps(is)
+	var titles []string
+	for _, w := range working {
+		if offered[w] {
+			titles = append(titles, w)
+		}
+	}
+	if len(titles) == 0 {
+		return store.Confirmation{}, nil
+	}
+	req, _ := h.savedRequest(ctx, userID, is)
+	return h.learn.confirm(ctx, req, titles, clientIP(c))
+}
+
+// offeredSteps are the titles of the steps of an issue's analysis (none
+// for an issue without one).
+func offeredSteps(is *store.IssueView) map[string]bool {
+	var res ai.Result
+	_ = json.Unmarshal(is.AIChecklist, &res)
+	steps := make(map[string]bool, len(res.Steps))
+	for _, s := range res.Steps {
+		steps[s.Title] = true
+	}
+	return steps
+}
+
+// savedRequest rebuilds the analysis request of a saved issue: its fields,
+// its sliced file's settings and its printer, when the printer still exists.
+func (h *issuesAPI) savedRequest(ctx context.Context, userID int64, is *store.IssueView) (ai.Request, *store.Printer) {
+	fields := issueFields{Category: is.Category, Description: is.Description, Material: is.Material, NozzleTemp: is.NozzleTemp,
+		BedTemp: is.BedTemp, LayerHeight: is.LayerHeight, PrintSpeed: is.PrintSpeed, Infill: is.Infill}
+	if len(is.SlicerSettings) > 0 {
+		var sl ai.SlicerSettings
+		if json.Unmarshal(is.SlicerSettings, &sl) == nil {
+			fields.SlicerSettings = &sl
+		}
+	}
+	req := fields.request()
+	if is.PrinterID == nil {
+		return req, nil
+	}
+	p, err := h.store.PrinterByID(ctx, userID, *is.PrinterID)
+	if err != nil {
+		return req, nil
+	}
+	req.PrinterBrand, req.PrinterModel = p.Brand, p.Name
+	req.NozzleSize, req.FilamentDiameter = &p.NozzleSize, &p.FilamentDiameter
+	return req, p
 }
 
 // issueStateErr maps a status change's failure: an issue that is already
@@ -461,12 +529,7 @@ func (h *issuesAPI) checkedSteps(c echo.Context) error {
 	if err != nil {
 		return storeErr(err, "Issue")
 	}
-	var res ai.Result
-	_ = json.Unmarshal(is.AIChecklist, &res) // an issue without analysis has no steps to tick
-	steps := map[string]bool{}
-	for _, s := range res.Steps {
-		steps[s.Title] = true
-	}
+	steps := offeredSteps(is) // an issue without analysis has no steps to tick
 	titles := make([]string, 0, len(in.CheckedSteps))
 	seen := map[string]bool{}
 	for _, t := range in.CheckedSteps {

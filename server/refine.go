@@ -215,22 +215,10 @@ func (h *issuesAPI) refine(c echo.Context) error {
 	if json.Unmarshal(is.AIChecklist, &prev) != nil || (len(prev.Questions) == 0 && len(prev.Answers) == 0) {
 		return apiErr(http.StatusConflict, "NOTHING_TO_REFINE", "This analysis has no questions to narrow it down.")
 	}
-	fields := issueFields{Category: is.Category, Description: is.Description, Material: is.Material, NozzleTemp: is.NozzleTemp,
-		BedTemp: is.BedTemp, LayerHeight: is.LayerHeight, PrintSpeed: is.PrintSpeed, Infill: is.Infill}
-	if len(is.SlicerSettings) > 0 {
-		var sl ai.SlicerSettings
-		if json.Unmarshal(is.SlicerSettings, &sl) == nil {
-			fields.SlicerSettings = &sl
-		}
-	}
-	req := fields.request()
-	if is.PrinterID != nil {
-		if p, err := h.store.PrinterByID(ctx, user.ID, *is.PrinterID); err == nil {
-			req.PrinterBrand, req.PrinterModel = p.Brand, p.Name
-			req.NozzleSize, req.FilamentDiameter = &p.NozzleSize, &p.FilamentDiameter
-			if req.History, err = h.history(ctx, user.ID, p.ID); err != nil {
-				return err
-			}
+	req, p := h.savedRequest(ctx, user.ID, is)
+	if p != nil {
+		if req.History, err = h.history(ctx, user.ID, p.ID); err != nil {
+			return err
 		}
 	}
 	answers := map[string]bool{}

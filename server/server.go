@@ -76,7 +76,7 @@ func New(cfg *Config, d Deps) (*Server, error) {
 		d.Analyzer = s.metrics.analyzer(d.Analyzer)
 	}
 	if d.Learner != nil && cfg.Learn {
-		s.learn = newLearner(d.Store, d.Learner, d.Logger)
+		s.learn = newLearner(d.Store, d.Learner, cfg, d.Logger)
 	}
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true

@@ -273,6 +273,9 @@ func TestConfigErrorsNameTheVariable(t *testing.T) {
 		"LAYERFIX_META_PIXEL_ID":      "abc",
 		"LAYERFIX_GEMINI_TIMEOUT":     "forever",
 		"LAYERFIX_AI_FALLBACK":        "maybe",
+		"LAYERFIX_SHARE_RATE":         "0",
+		"LAYERFIX_LEARN_MIN_MAKERS":   "0",
+		"LAYERFIX_LEARN_MIN_NETWORKS": "two",
 	}
 	for k, v := range cases {
 		_, err := LoadConfig(nil, func(name string) string {
@@ -293,7 +296,8 @@ func TestConfigErrorsNameTheVariable(t *testing.T) {
 	if strings.Contains(printed, "secretsecret") || strings.Contains(printed, "hunter2") {
 		t.Fatalf("secrets printed: %s", printed)
 	}
-	if cfg.DataDir != "./data" || cfg.Addr != ":8080" || cfg.AnonLimit != 3 || cfg.TierLimits.Limit("farm") != 175 {
+	if cfg.DataDir != "./data" || cfg.Addr != ":8080" || cfg.AnonLimit != 3 || cfg.TierLimits.Limit("farm") != 175 ||
+		cfg.ShareRate != 30 || cfg.LearnMinMakers != 3 || cfg.LearnMinNetworks != 2 {
 		t.Fatalf("defaults: %+v", cfg)
 	}
 }

@@ -22,7 +22,7 @@ func (s *Server) registerWorkspace(api *echo.Group, d Deps) {
 	s.photos = ph
 	pr := &printersAPI{store: d.Store, now: s.now}
 	is := &issuesAPI{store: d.Store, photos: ph, blobs: blobs, analyzer: d.Analyzer,
-		limits: s.cfg.TierLimits, now: s.now, log: s.log, learned: s.learn.learned, refiner: d.Refiner, signer: s.signer,
+		limits: s.cfg.TierLimits, now: s.now, log: s.log, learn: s.learn, refiner: d.Refiner, signer: s.signer,
 		netLimit: s.cfg.NetworkLimit, requireVerified: s.cfg.RequireVerified}
 
 	api.GET("/printers", pr.list)

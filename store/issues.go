@@ -67,13 +67,14 @@ func (s *Store) IssueByID(ctx context.Context, userID, id int64) (*IssueView, er
 	return &v, nil
 }
 
-// ResolveIssue marks a pending or in-progress issue of the user resolved.
-// A resolved issue gives ErrWrongState, a missing or foreign one ErrNotFound.
-func (s *Store) ResolveIssue(ctx context.Context, userID, id int64, working []string, notes *string, now time.Time) error {
+// ResolveIssue marks a pending or in-progress issue of the user resolved,
+// with what learning keeps of it. A resolved issue gives ErrWrongState, a missing or foreign one ErrNotFound.
+func (s *Store) ResolveIssue(ctx context.Context, userID, id int64, working []string, notes *string, conf Confirmation, now time.Time) error {
 	res := s.writer(ctx).Model(&Issue{}).
 		Where("id = ? AND user_id = ? AND status IN ?", id, userID, []string{StatusPending, StatusInProgress}).
 		Updates(map[string]any{"status": StatusResolved, "resolved_at": now.UTC(),
-			"working_recommendations": StringList(working), "resolution_notes": notes})
+			"working_recommendations": StringList(working), "resolution_notes": notes,
+			"learned_steps": StringList(conf.Steps), "confirm_network": conf.Network})
 	if res.Error != nil {
 		return fmt.Errorf("resolve issue %d: %w", id, res.Error)
 	}

@@ -85,20 +85,20 @@ func TestResolveStartAndHistory(t *testing.T) {
 			t.Fatalf("start twice: %v", err)
 		}
 		notes := "did it"
-		if err := s.ResolveIssue(ctx, bob.ID, a.ID, []string{"x"}, nil, t0); !errors.Is(err, ErrNotFound) {
+		if err := s.ResolveIssue(ctx, bob.ID, a.ID, []string{"x"}, nil, Confirmation{}, t0); !errors.Is(err, ErrNotFound) {
 			t.Fatalf("bob resolves ada's issue: %v", err)
 		}
-		if err := s.ResolveIssue(ctx, ada.ID, a.ID, []string{"Raise retraction"}, &notes, t0.Add(24*time.Hour)); err != nil {
+		if err := s.ResolveIssue(ctx, ada.ID, a.ID, []string{"Raise retraction"}, &notes, Confirmation{}, t0.Add(24*time.Hour)); err != nil {
 			t.Fatal(err)
 		}
-		if err := s.ResolveIssue(ctx, ada.ID, a.ID, nil, nil, t0); !errors.Is(err, ErrWrongState) {
+		if err := s.ResolveIssue(ctx, ada.ID, a.ID, nil, nil, Confirmation{}, t0); !errors.Is(err, ErrWrongState) {
 			t.Fatalf("resolve twice: %v", err)
 		}
 		if err := s.StartIssue(ctx, ada.ID, a.ID); !errors.Is(err, ErrWrongState) {
 			t.Fatalf("start a resolved issue: %v", err)
 		}
-		s.ResolveIssue(ctx, ada.ID, b.ID, nil, nil, t0.Add(48*time.Hour)) // no working steps: not history
-		s.ResolveIssue(ctx, ada.ID, c.ID, []string{"Dry the filament"}, nil, t0.Add(72*time.Hour))
+		s.ResolveIssue(ctx, ada.ID, b.ID, nil, nil, Confirmation{}, t0.Add(48*time.Hour)) // no working steps: not history
+		s.ResolveIssue(ctx, ada.ID, c.ID, []string{"Dry the filament"}, nil, Confirmation{}, t0.Add(72*time.Hour))
 		h, err := s.PrinterHistory(ctx, ada.ID, p.ID, 20)
 		if err != nil || len(h) != 2 || h[0].ID != c.ID || h[1].ID != a.ID || h[1].WorkingRecommendations[0] != "Raise retraction" || *h[1].ResolutionNotes != "did it" {
 			t.Fatalf("history %+v %v", h, err)
