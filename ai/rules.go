@@ -49,25 +49,34 @@ var conditions = map[string]func(f *facts) bool{
 	"has_photos":               func(f *facts) bool { return len(f.req.Photos) > 0 },
 	// From the sliced file.
 	"retraction_short_bowden": func(f *facts) bool {
-		return f.extruder == "bowden" && f.slicer(func(s *SlicerSettings) *float64 { return s.RetractionLength }) < 2.5
+		l, ok := f.slicer(retractionLength)
+		return ok && f.extruder == "bowden" && l < 2.5
 	},
 	"retraction_long_direct": func(f *facts) bool {
-		return f.extruder == "direct" && f.slicer(func(s *SlicerSettings) *float64 { return s.RetractionLength }) > 2.5
+		l, ok := f.slicer(retractionLength)
+		return ok && f.extruder == "direct" && l > 2.5
 	},
 	"fan_high_for_material": func(f *facts) bool {
-		return f.mat != nil && f.mat.Warps && f.slicer(func(s *SlicerSettings) *float64 { return s.FanSpeed }) > 30
+		fan, ok := f.slicer(fanSpeed)
+		return ok && f.mat != nil && f.mat.Warps && fan > 30
 	},
 }
 
-// slicer reads a setting of the sliced file, -1 when it is unknown.
-func (f *facts) slicer(get func(*SlicerSettings) *float64) float64 {
+func retractionLength(s *SlicerSettings) *float64 { return s.RetractionLength }
+func fanSpeed(s *SlicerSettings) *float64         { return s.FanSpeed }
+
+// slicer reads a setting of the sliced file; ok is false when there is no
+// file or the file did not have the setting (a sliced file stores only the
+// settings the maker changed), so an unknown setting never satisfies a
+// comparison.
+func (f *facts) slicer(get func(*SlicerSettings) *float64) (v float64, ok bool) {
 	if f.req.Slicer == nil {
-		return -1
+		return 0, false
 	}
-	if v := get(f.req.Slicer); v != nil {
-		return *v
+	if p := get(f.req.Slicer); p != nil {
+		return *p, true
 	}
-	return -1
+	return 0, false
 }
 
 // knownCondition reports whether c (optionally prefixed with "!") is a condition.
@@ -114,8 +123,13 @@ func (f *facts) all(conds []string) bool {
 }
 
 // severity (0–1) says how far off the setting behind a true condition is:
-// 0.5 for conditions that are simply true or false.
+// 0.5 for conditions that are simply true or false, and for a condition that
+// does not hold (its setting, material or printer unknown), so the
+// arithmetic below only ever reads inputs its condition checked.
 func (f *facts) severity(c string) float64 {
+	if !f.holds(c) {
+		return 0.5
+	}
 	r := f.req
 	switch c {
 	case "nozzle_temp_above_range":
@@ -422,10 +436,10 @@ func (f *facts) ruleSteps() []ruleStep {
 // slicerRules are the steps the sliced file's own settings call for.
 func (f *facts) slicerRules() []ruleStep {
 	var out []ruleStep
-	s := f.req.Slicer
 	retract := []string{"retract"}
+	l, _ := f.slicer(retractionLength)
+	fan, _ := f.slicer(fanSpeed)
 	if conditions["retraction_short_bowden"](f) {
-		l := *s.RetractionLength
 		out = append(out, ruleStep{
 			cond: "retraction_short_bowden", concept: retract, severity: clamp01((2.5 - l) / 2.5), numeric: true,
 			step: Step{
@@ -437,7 +451,6 @@ func (f *facts) slicerRules() []ruleStep {
 		})
 	}
 	if conditions["retraction_long_direct"](f) {
-		l := *s.RetractionLength
 		out = append(out, ruleStep{
 			cond: "retraction_long_direct", concept: retract, severity: clamp01((l - 2.5) / 3), numeric: true,
 			step: Step{
@@ -449,11 +462,11 @@ func (f *facts) slicerRules() []ruleStep {
 	}
 	if conditions["fan_high_for_material"](f) {
 		out = append(out, ruleStep{
-			cond: "fan_high_for_material", concept: []string{"fan", "cool"}, severity: clamp01((*s.FanSpeed - 30) / 70), numeric: true,
+			cond: "fan_high_for_material", concept: []string{"fan", "cool"}, severity: clamp01((fan - 30) / 70), numeric: true,
 			step: Step{
-				Title: fmt.Sprintf("Lower the part fan to 0–20 %% for %s (the file has %s %%)", f.mat.label(), fmtNum(*s.FanSpeed)),
+				Title: fmt.Sprintf("Lower the part fan to 0–20 %% for %s (the file has %s %%)", f.mat.label(), fmtNum(fan)),
 				Description: fmt.Sprintf("%s shrinks as it cools: a part fan at %s %% pulls layers apart and lifts corners. Use 0–20 %% (up to 40 %% only for bridges) and keep drafts away.",
-					f.mat.label(), fmtNum(*s.FanSpeed)),
+					f.mat.label(), fmtNum(fan)),
 			},
 		})
 	}

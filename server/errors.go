@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
+	"runtime"
 	"sort"
 	"strings"
 
@@ -35,6 +37,7 @@ const (
 	CodePublicLimit     = "PUBLIC_USAGE_LIMIT_EXCEEDED"
 	CodeAIUnavailable   = "AI_UNAVAILABLE"
 	CodeInternal        = "INTERNAL"
+	CodeAnalysisFailed  = "ANALYSIS_FAILED"
 	CodeMethodNotAllowd = "METHOD_NOT_ALLOWED"
 	CodeUnsupportedType = "UNSUPPORTED_MEDIA_TYPE"
 )
@@ -67,8 +70,60 @@ func storeErr(err error, what string) error {
 	return err
 }
 
+// panicError is a recovered panic: the client gets api, a 500 in the one
+// JSON error shape, and the log gets the panic and its stack, once.
+type panicError struct {
+	value any
+	stack []byte
+	api   *APIError
+}
+
+func (e *panicError) Error() string { return fmt.Sprintf("panic: %v", e.value) }
+
+func (e *panicError) Unwrap() error {
+	if e.api == nil {
+		return nil
+	}
+	return e.api
+}
+
+// LogValue makes a logged panicError carry its stack.
+func (e *panicError) LogValue() slog.Value {
+	return slog.GroupValue(slog.String("panic", fmt.Sprint(e.value)), slog.String("stack", string(e.stack)))
+}
+
+// recovered wraps the value of recover(), called in the deferred function
+// of the panicking goroutine, whose stack still holds the panic's frames.
+func recovered(value any, api *APIError) *panicError {
+	buf := make([]byte, 16<<10)
+	return &panicError{value: value, stack: buf[:runtime.Stack(buf, false)], api: api}
+}
+
+// guardAnalysis is deferred by every handler that runs an analysis. Only a
+// delivered analysis costs a credit: when the handler answers an error or
+// panics (a rule of the engine, the signer, the store), refund gives back
+// the credits it took (nil: it takes none). A panic becomes a 500 that says
+// so; its stack is logged once, by the error handler.
+func guardAnalysis(err *error, refund func()) {
+	r := recover()
+	if r == http.ErrAbortHandler {
+		if refund != nil {
+			refund()
+		}
+		panic(r)
+	}
+	if r != nil {
+		*err = recovered(r, apiErr(http.StatusInternalServerError, CodeAnalysisFailed,
+			"The analysis failed because of a fault on our side. It did not use a credit: please try again."))
+	}
+	if *err != nil && refund != nil {
+		refund()
+	}
+}
+
 // errorHandler turns every error into the JSON shape (under /api) and logs
-// server faults with their cause; the client never sees internals.
+// server faults with their cause (a panic with its stack); the client never
+// sees internals.
 func (s *Server) errorHandler(err error, c echo.Context) {
 	if c.Response().Committed {
 		return

@@ -113,7 +113,14 @@ func (h *issuesAPI) view(ctx context.Context, v *store.IssueView) (issueJSON, er
 // create handles POST /api/issues: validate, check ownership of printer
 // and photos, take a credit, analyze, store. A failed analysis gives the
 // credit back and stores nothing.
-func (h *issuesAPI) create(c echo.Context) error {
+func (h *issuesAPI) create(c echo.Context) (err error) {
+	ctx, user, now := c.Request().Context(), currentUser(c), h.now()
+	charged, netKey := false, "" // the credits this request has taken
+	defer guardAnalysis(&err, func() {
+		if charged {
+			h.refund(ctx, user.ID, netKey, now)
+		}
+	})
 	var in issueRequest
 	if err := bindJSON(c, &in); err != nil {
 		return err
@@ -131,7 +138,6 @@ func (h *issuesAPI) create(c echo.Context) error {
 		return validationErr(fields)
 	}
 
-	ctx, user, now := c.Request().Context(), currentUser(c), h.now()
 	printer, err := h.store.PrinterByID(ctx, user.ID, *in.PrinterID)
 	if err != nil {
 		return storeErr(err, "Printer")
@@ -164,29 +170,27 @@ func (h *issuesAPI) create(c echo.Context) error {
 	if !ok {
 		return apiErr(http.StatusTooManyRequests, codeUsageLimit, usageLimitMessage(tier, limit, now))
 	}
-	netKey := ""
+	charged = true
 	if unverifiedFree && h.netLimit >= 0 {
-		netKey = networkKey(clientIP(c))
-		ok, err := h.store.ConsumeAnonymous(ctx, netKey, now, h.netLimit)
-		if err != nil || !ok {
-			h.refund(ctx, user.ID, "", now)
-			if err != nil {
-				return err
-			}
+		key := networkKey(clientIP(c))
+		ok, err := h.store.ConsumeAnonymous(ctx, key, now, h.netLimit)
+		if err != nil {
+			return err
+		}
+		if !ok {
 			return apiErr(http.StatusTooManyRequests, codeUsageLimit, networkLimitMessage(now))
 		}
+		netKey = key
 	}
 	res, err := h.analyzer.Analyze(ctx, req)
 	if err == nil && res == nil {
 		err = errors.New("the analyzer returned no result")
 	}
 	if err != nil {
-		h.refund(ctx, user.ID, netKey, now)
 		return analysisErr(err)
 	}
 	checklist, err := json.Marshal(res)
 	if err != nil {
-		h.refund(ctx, user.ID, netKey, now)
 		return fmt.Errorf("encode analysis: %w", err)
 	}
 	paths := make(store.StringList, len(ids))
@@ -198,9 +202,10 @@ func (h *issuesAPI) create(c echo.Context) error {
 		PrintSpeed: in.PrintSpeed, Infill: in.Infill, PhotoURLs: paths, AIChecklist: store.JSON(checklist), SlicerSettings: slicerJSON(in.SlicerSettings),
 		Status: store.StatusPending, WorkingRecommendations: store.StringList{}, CreatedAt: now.UTC()}
 	if err := h.store.CreateIssue(ctx, is); err != nil {
-		h.refund(ctx, user.ID, netKey, now)
 		return err
 	}
+	// The issue is saved: it keeps its credit whatever happens to the answer.
+	charged = false
 	out, err := h.view(ctx, &store.IssueView{Issue: *is, PrinterName: &printer.Name, PrinterBrand: &printer.Brand})
 	if err != nil {
 		return err
@@ -217,8 +222,8 @@ func slicerJSON(s *ai.SlicerSettings) store.JSON {
 	return store.JSON(b)
 }
 
-// refund gives a credit back (and the network's, when one was taken); it
-// must not depend on the client still waiting.
+// refund gives a credit back (and the network's, when one was taken) for an
+// issue that was not saved; it must not depend on the client still waiting.
 func (h *issuesAPI) refund(ctx context.Context, userID int64, netKey string, now time.Time) {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 	defer cancel()

@@ -62,10 +62,17 @@ func newLearner(st *store.Store, target CaseLearner, cfg *Config, log *slog.Logg
 		minNetworks: cfg.LearnMinNetworks, log: log, trigger: make(chan struct{}, 1)}
 }
 
-// refresh reloads the agreed confirmed steps into the engine.
-func (l *learner) refresh(ctx context.Context) error {
+// refresh reloads the agreed confirmed steps into the engine. A panic while
+// indexing them is returned as an error and the engine keeps its case base:
+// one bad confirmed fix must not stop the server, at every start.
+func (l *learner) refresh(ctx context.Context) (err error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	defer func() {
+		if r := recover(); r != nil {
+			err = recovered(r, nil)
+		}
+	}()
 	rows, err := l.store.ConfirmedFixes(ctx, maxLearnedCases, maxCasesPerMaker)
 	if err != nil {
 		return err

@@ -1,11 +1,9 @@
 package server
 
 import (
-	"fmt"
 	"log/slog"
 	"net"
 	"net/http"
-	"runtime"
 	"strings"
 	"time"
 
@@ -111,8 +109,9 @@ func requestLogger(log *slog.Logger) echo.MiddlewareFunc {
 	})
 }
 
-// recoverer turns a panic into a JSON 500 and logs the stack.
-func recoverer(log *slog.Logger) echo.MiddlewareFunc {
+// recoverer turns a panic into a JSON 500; the error handler logs the
+// stack.
+func recoverer() echo.MiddlewareFunc {
 	return func(next echo.HandlerFunc) echo.HandlerFunc {
 		return func(c echo.Context) (err error) {
 			defer func() {
@@ -120,11 +119,7 @@ func recoverer(log *slog.Logger) echo.MiddlewareFunc {
 					if r == http.ErrAbortHandler {
 						panic(r)
 					}
-					buf := make([]byte, 8<<10)
-					buf = buf[:runtime.Stack(buf, false)]
-					log.Error("panic", "path", c.Request().URL.Path, "request_id", c.Response().Header().Get(echo.HeaderXRequestID),
-						"panic", fmt.Sprint(r), "stack", string(buf))
-					err = apiErr(http.StatusInternalServerError, CodeInternal, "Something went wrong on our side. Please try again.")
+					err = recovered(r, apiErr(http.StatusInternalServerError, CodeInternal, "Something went wrong on our side. Please try again."))
 				}
 			}()
 			return next(c)

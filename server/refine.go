@@ -146,7 +146,8 @@ type refineRequest struct {
 // refine handles POST /api/troubleshoot/refine: an anonymous result narrowed
 // down by answers. The token proves this server analysed (and charged) the
 // same inputs, so no credit is taken; photos are not sent again.
-func (t *troubleshootAPI) refine(c echo.Context) error {
+func (t *troubleshootAPI) refine(c echo.Context) (err error) {
+	defer guardAnalysis(&err, nil)
 	if t.refiner == nil {
 		return notFoundErr("API endpoint")
 	}
@@ -188,7 +189,8 @@ type issueRefineRequest struct {
 // refine handles POST /api/issues/:id/refine: a saved issue's analysis
 // narrowed down by answers and saved; no credit is taken. Only an analysis
 // the built-in engine made has questions to answer.
-func (h *issuesAPI) refine(c echo.Context) error {
+func (h *issuesAPI) refine(c echo.Context) (err error) {
+	defer guardAnalysis(&err, nil)
 	if h.refiner == nil {
 		return notFoundErr("API endpoint")
 	}

@@ -131,7 +131,7 @@ func New(cfg *Config, d Deps) (*Server, error) {
 	}
 
 	e.Pre(middleware.RequestIDWithConfig(middleware.RequestIDConfig{}))
-	e.Use(requestLogger(d.Logger), recoverer(d.Logger), securityHeaders(contentSecurityPolicy(cfg, csp), cfg.TrustedProxies))
+	e.Use(requestLogger(d.Logger), recoverer(), securityHeaders(contentSecurityPolicy(cfg, csp), cfg.TrustedProxies))
 	if s.metrics != nil {
 		e.Use(s.metrics.middleware(cfg.BasePath))
 	}

@@ -61,21 +61,24 @@ func (in *troubleshootRequest) validate() map[string]string {
 	return fields
 }
 
-func (t *troubleshootAPI) troubleshoot(c echo.Context) error {
+func (t *troubleshootAPI) troubleshoot(c echo.Context) (err error) {
+	ctx, ip, now := c.Request().Context(), clientIP(c), t.now()
+	var taken []string // the allowances this request has taken a credit from
+	defer guardAnalysis(&err, func() { t.refund(ctx, now, taken...) })
 	// An address that has used its allowance is answered before its body is
 	// read (the count is checked again, atomically, when the credit is taken).
 	if t.limit >= 0 {
-		used, err := t.quota.AnonymousUsage(c.Request().Context(), clientIP(c), t.now())
+		used, err := t.quota.AnonymousUsage(ctx, ip, now)
 		if err != nil {
 			return err
 		}
 		if used >= t.limit {
-			return apiErr(http.StatusTooManyRequests, CodePublicLimit, limitMessage(t.limit, t.now()))
+			return apiErr(http.StatusTooManyRequests, CodePublicLimit, limitMessage(t.limit, now))
 		}
 	}
 	// The body (photos as base64) is held about three times over while it is
 	// decoded: its bytes, the JSON strings and the decoded images.
-	release, err := bodyBudget.acquire(c.Request().Context(), min(3*bodySize(c.Request(), maxJSONBody), bodyBudget.size))
+	release, err := bodyBudget.acquire(ctx, min(3*bodySize(c.Request(), maxJSONBody), bodyBudget.size))
 	if err != nil {
 		return budgetErr(err)
 	}
@@ -99,7 +102,6 @@ func (t *troubleshootAPI) troubleshoot(c echo.Context) error {
 		return validationErr(fields)
 	}
 
-	ctx, ip, now := c.Request().Context(), clientIP(c), t.now()
 	if t.limit >= 0 {
 		ok, err := t.quota.ConsumeAnonymous(ctx, ip, now, t.limit)
 		if err != nil {
@@ -108,40 +110,24 @@ func (t *troubleshootAPI) troubleshoot(c echo.Context) error {
 		if !ok {
 			return apiErr(http.StatusTooManyRequests, CodePublicLimit, limitMessage(t.limit, now))
 		}
-	}
-	// A failed analysis costs nothing; the refund must not depend on the
-	// client still waiting.
-	refund := func(keys ...string) {
-		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
-		defer cancel()
-		for _, k := range keys {
-			if rerr := t.quota.RefundAnonymous(ctx, k, now); rerr != nil {
-				t.log.Error("refund anonymous credit", "err", rerr)
-			}
-		}
-	}
-	var taken []string
-	if t.limit >= 0 {
 		taken = append(taken, ip)
 	}
 	if t.netLimit >= 0 {
 		ok, err := t.quota.ConsumeAnonymous(ctx, networkKey(ip), now, t.netLimit)
-		if err != nil || !ok {
-			refund(taken...)
-			if err != nil {
-				return err
-			}
+		if err != nil {
+			return err
+		}
+		if !ok {
 			return apiErr(http.StatusTooManyRequests, CodePublicLimit, networkLimitMessage(now))
 		}
 		taken = append(taken, networkKey(ip))
 	}
 	photos, msg, err := decodeImages(ctx, pending)
 	pending = nil
-	if err != nil || msg != "" {
-		refund(taken...)
-		if msg != "" {
-			return validationErr(map[string]string{"images": msg})
-		}
+	if msg != "" {
+		return validationErr(map[string]string{"images": msg})
+	}
+	if err != nil {
 		return budgetErr(err)
 	}
 	req := in.request()
@@ -149,7 +135,6 @@ func (t *troubleshootAPI) troubleshoot(c echo.Context) error {
 	req.Photos = photos
 	res, err := t.analyzer.Analyze(ctx, req)
 	if err != nil {
-		refund(taken...)
 		return analysisErr(err)
 	}
 	out := resultJSON{Result: res}
@@ -157,11 +142,23 @@ func (t *troubleshootAPI) troubleshoot(c echo.Context) error {
 		return err
 	}
 	if len(res.Questions) > 0 && t.refiner != nil {
-		if out.RefineToken, err = t.refineToken(c.Request().Context(), req); err != nil {
+		if out.RefineToken, err = t.refineToken(ctx, req); err != nil {
 			return err
 		}
 	}
 	return c.JSON(http.StatusOK, out)
+}
+
+// refund gives back the credits of a request that delivered no analysis; it
+// must not depend on the client still waiting.
+func (t *troubleshootAPI) refund(ctx context.Context, now time.Time, keys ...string) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	defer cancel()
+	for _, k := range keys {
+		if err := t.quota.RefundAnonymous(ctx, k, now); err != nil {
+			t.log.Error("refund anonymous credit", "err", err)
+		}
+	}
 }
 
 // analysisErr maps an analyzer failure: a remote AI provider that is down
