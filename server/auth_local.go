@@ -42,19 +42,26 @@ type localAuth struct {
 	log       *slog.Logger
 	failIP    *attemptLimiter // failed sign-ins per address
 	failEmail *attemptLimiter // failed sign-ins per email, with backoff
-	signups   *fixedWindow    // accounts created per address
-	resets    *fixedWindow    // reset requests per address
-	mails     *fixedWindow    // emails per recipient
+	failKnown *attemptLimiter // failed sign-ins per known device or network of an account, with backoff
+	known     *knownSignIns
+	signups   *fixedWindow // accounts created per address
+	resets    *fixedWindow // reset requests per address
+	mails     *fixedWindow // emails per recipient
 }
 
-func newLocalAuth(st *store.Store, cfg *Config, mailer Mailer, now func() time.Time, log *slog.Logger) *localAuth {
+func newLocalAuth(st *store.Store, cfg *Config, keys *keyring, mailer Mailer, now func() time.Time, log *slog.Logger) *localAuth {
 	return &localAuth{
 		store: st, now: now, mailer: mailer, publicURL: cfg.PublicURL + cfg.BasePath, limits: cfg.TierLimits, log: log,
 		failIP:    newAttemptLimiter(newLimitStates(st, "login-ip", now), loginFailures, loginWindow, 0, now),
 		failEmail: newAttemptLimiter(newLimitStates(st, "login-email", now), loginFailures, loginWindow, loginBackoff, now),
-		signups:   newFixedWindow(newLimitStates(st, "signup", now), signupsPerHour, time.Hour, now),
-		resets:    newFixedWindow(newLimitStates(st, "reset", now), resetsPerHour, time.Hour, now),
-		mails:     newFixedWindow(newLimitStates(st, "mail", now), mailsPerRecipient, time.Hour, now),
+		failKnown: newAttemptLimiter(newLimitStates(st, "login-known", now), loginFailures, loginWindow, loginBackoff, now),
+		known: &knownSignIns{keys: keys, now: now, base: cfg.BasePath,
+			nets:    newLimitStates(st, "known-net", now),
+			newNets: newFixedWindow(newLimitStates(st, "known-net-new", now), knownNetsPerLife, knownNetLife, now),
+			secure:  func(r *http.Request) bool { return secureRequest(r, cfg.TrustedProxies) }},
+		signups: newFixedWindow(newLimitStates(st, "signup", now), signupsPerHour, time.Hour, now),
+		resets:  newFixedWindow(newLimitStates(st, "reset", now), resetsPerHour, time.Hour, now),
+		mails:   newFixedWindow(newLimitStates(st, "mail", now), mailsPerRecipient, time.Hour, now),
 	}
 }
 
@@ -95,11 +102,16 @@ type sessionResponse struct {
 	User      profile   `json:"user"`
 }
 
+// startSession signs u in; the browser and network become known to the
+// account.
 func (a *localAuth) startSession(c echo.Context, u *store.User, status int) error {
 	tok, hash := newToken()
 	exp := a.now().Add(sessionTTL)
 	if err := a.store.CreateSession(c.Request().Context(), u.ID, hash, exp); err != nil {
 		return err
+	}
+	if err := a.known.remember(c, u, clientIP(c)); err != nil {
+		a.log.Warn("remember sign-in device", "err", err)
 	}
 	return c.JSON(status, sessionResponse{Token: tok, ExpiresAt: exp, User: profileOf(u, a.now(), a.limits)})
 }
@@ -154,9 +166,12 @@ func (a *localAuth) signup(c echo.Context) error {
 }
 
 // login checks a password. Each attempt reserves its place in the
-// per-address and per-email limits before the hash is computed, and the
-// hash itself waits for one of few slots, so concurrent guesses can neither
-// exceed the limits nor exhaust memory.
+// per-address limit and then in the per-email one (or, from a device or
+// network that signed in to the account before, in that one's own) before
+// the hash is computed, and the hash itself waits for one of few slots, so
+// concurrent guesses can neither exceed the limits nor exhaust memory. An
+// attempt one limit refuses gives back its place in the other, which then
+// keeps no key for it.
 func (a *localAuth) login(c echo.Context) error {
 	var in credentials
 	if err := bindJSON(c, &in); err != nil {
@@ -169,33 +184,83 @@ func (a *localAuth) login(c echo.Context) error {
 	if len(in.Password) > 4*maxPassword {
 		return authErr(http.StatusBadRequest, "invalid-credential", "Password must be at most 1024 characters")
 	}
-	ipKey, emailKey := limiterKey("ip", ip), limiterKey("email", email)
 	ctx := c.Request().Context()
+	type place struct {
+		lim *attemptLimiter
+		key string
+	}
+	var held []place // reserved places, given back unless the attempt fails
+	give := func() {
+		for _, p := range held {
+			if err := p.lim.succeeded(ctx, p.key); err != nil {
+				a.log.Warn("sign-in limiter", "err", err)
+			}
+		}
+	}
+	ipKey := limiterKey("ip", ip)
 	if ok, wait, err := a.failIP.reserve(ctx, ipKey); err != nil {
 		return err
 	} else if !ok {
 		return tooManySignIns(wait)
 	}
-	// give returns the reservations of an attempt that did not fail.
-	give := func(email bool) {
-		err := a.failIP.succeeded(ctx, ipKey)
-		if email && err == nil {
-			err = a.failEmail.succeeded(ctx, emailKey)
+	held = append(held, place{a.failIP, ipKey})
+	var u *store.User
+	looked := false
+	user := func() (*store.User, error) {
+		if !looked {
+			var err error
+			if u, err = a.store.UserByEmail(ctx, email); errors.Is(err, store.ErrNotFound) {
+				u, err = nil, nil
+			}
+			if err != nil {
+				return nil, err
+			}
+			looked = true
 		}
-		if err != nil {
-			a.log.Warn("sign-in limiter", "err", err)
-		}
+		return u, nil
 	}
-	if ok, wait, err := a.failEmail.reserve(ctx, emailKey); err != nil || !ok {
-		give(false)
+	// A stranger meets the email's lock. A device or network that signed
+	// in to the account before meets its own lock instead; its failures
+	// still count against the email for everyone else.
+	byEmail, byKnown := place{a.failEmail, limiterKey("email", email)}, place{}
+	k, err := a.known.known(ctx, c.Request(), email, ip, func() (int64, error) {
+		acct, err := user()
+		if acct == nil {
+			return 0, err
+		}
+		return acct.ID, nil
+	})
+	if err != nil {
+		give()
+		return err
+	}
+	if k != "" {
+		byKnown = place{a.failKnown, k}
+	}
+	gate := byEmail
+	if byKnown.lim != nil {
+		gate = byKnown
+	}
+	if ok, wait, err := gate.lim.reserve(ctx, gate.key); err != nil || !ok {
+		give()
 		if err != nil {
 			return err
 		}
 		return tooManySignIns(wait)
 	}
-	u, err := a.store.UserByEmail(ctx, email)
-	if err != nil && !errors.Is(err, store.ErrNotFound) {
-		give(true)
+	held = append(held, gate)
+	if gate != byEmail {
+		ok, _, err := byEmail.lim.reserve(ctx, byEmail.key)
+		if err != nil {
+			give()
+			return err
+		}
+		if ok {
+			held = append(held, byEmail)
+		}
+	}
+	if u, err = user(); err != nil {
+		give()
 		return err
 	}
 	// The hash is checked even for unknown emails: same answer, same time.
@@ -208,16 +273,24 @@ func (a *localAuth) login(c echo.Context) error {
 		}
 	})
 	if err != nil {
-		give(true)
+		give()
 		return hashBusyErr(err)
 	}
 	if !good || u.Disabled {
 		return authErr(http.StatusUnauthorized, "invalid-credential", "Incorrect email or password")
 	}
-	give(false)
-	// The owner proved it: an attacker's failures are forgotten.
-	if err := a.failEmail.clear(ctx, emailKey); err != nil {
-		a.log.Warn("sign-in limiter", "err", err)
+	// The owner proved it: the address's place is given back, and the
+	// failures held against the email and this device or network are
+	// forgotten.
+	held = held[:1]
+	give()
+	for _, p := range []place{byEmail, byKnown} {
+		if p.lim == nil {
+			continue
+		}
+		if err := p.lim.clear(ctx, p.key); err != nil {
+			a.log.Warn("sign-in limiter", "err", err)
+		}
 	}
 	return a.startSession(c, u, http.StatusOK)
 }

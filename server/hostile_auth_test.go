@@ -9,14 +9,20 @@ import (
 	"testing"
 	"time"
 
+	"github.com/layerfix/layerfix/store"
 	"github.com/layerfix/layerfix/store/storetest"
 )
 
 // mailServer is a local-auth server with a fake mailer and a test clock.
 func mailServer(t *testing.T) (*testServer, *fakeMailer, *testClock) {
 	t.Helper()
+	return mailServerOn(t, storetest.Open(t))
+}
+
+// mailServerOn is mailServer on the given store.
+func mailServerOn(t *testing.T, st *store.Store) (*testServer, *fakeMailer, *testClock) {
+	t.Helper()
 	cfg := testConfig(t, nil)
-	st := storetest.Open(t)
 	clock := &testClock{t: time.Date(2026, 3, 14, 10, 0, 0, 0, time.UTC)}
 	st.Now = clock.now
 	m := &fakeMailer{}

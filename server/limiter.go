@@ -1,10 +1,10 @@
 package server
 
 import (
+	"container/list"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
 	"sync"
 	"time"
 
@@ -18,13 +18,10 @@ func limiterKey(kind, s string) string {
 	return hex.EncodeToString(h[:12])
 }
 
-// maxLimiterKeys bounds every in-memory limiter: past it, expired entries
-// are dropped, and when none has expired the limiter refuses new keys (it
-// fails closed) until some do.
+// maxLimiterKeys bounds every in-memory limiter. A full limiter drops its
+// expired keys, then the keys used longest ago: it never refuses a new key
+// only because it is full, so filling it cannot lock anyone out.
 const maxLimiterKeys = 100_000
-
-// errLimiterFull: an in-memory limiter holds maxLimiterKeys live keys.
-var errLimiterFull = errors.New("limiter full")
 
 // limitStates keeps limiter counters. A server with its own SQLite data
 // dir keeps them in memory; servers sharing a PostgreSQL database keep
@@ -32,8 +29,10 @@ var errLimiterFull = errors.New("limiter full")
 // balancer instead of multiplying by their number.
 type limitStates interface {
 	// update runs fn on key's state, alone among updates of key, and keeps
-	// the result until expires.
+	// the result until expires; a state that counts nothing is not kept.
 	update(ctx context.Context, key string, expires time.Time, fn func(*store.LimitState)) error
+	// peek reports key's state at now without creating it.
+	peek(ctx context.Context, key string, now time.Time) (st store.LimitState, found bool, err error)
 	remove(ctx context.Context, key string) error
 }
 
@@ -43,7 +42,7 @@ func newLimitStates(st *store.Store, name string, now func() time.Time) limitSta
 	if st != nil && st.Dialect() == store.Postgres {
 		return dbLimits{st: st, name: name}
 	}
-	return &memLimits{now: now, entries: map[string]*memLimit{}}
+	return newMemLimits(maxLimiterKeys, now)
 }
 
 type dbLimits struct {
@@ -55,53 +54,92 @@ func (d dbLimits) update(ctx context.Context, key string, expires time.Time, fn 
 	return d.st.UpdateLimit(ctx, limiterKey(d.name, key), expires, fn)
 }
 
+func (d dbLimits) peek(ctx context.Context, key string, now time.Time) (store.LimitState, bool, error) {
+	return d.st.PeekLimit(ctx, limiterKey(d.name, key), now)
+}
+
 func (d dbLimits) remove(ctx context.Context, key string) error {
 	return d.st.DeleteLimit(ctx, limiterKey(d.name, key))
 }
 
+// memLimits holds at most max keys, in the order they were last updated.
 type memLimits struct {
 	now     func() time.Time
+	max     int
 	mu      sync.Mutex
-	entries map[string]*memLimit
+	entries map[string]*list.Element // of *memLimit
+	order   *list.List               // least recently updated first
 }
 
 type memLimit struct {
+	key     string
 	st      store.LimitState
 	expires time.Time
+}
+
+func newMemLimits(max int, now func() time.Time) *memLimits {
+	return &memLimits{now: now, max: max, entries: map[string]*list.Element{}, order: list.New()}
 }
 
 func (m *memLimits) update(_ context.Context, key string, expires time.Time, fn func(*store.LimitState)) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	e := m.entries[key]
-	if e == nil {
-		if len(m.entries) >= maxLimiterKeys && !m.sweep() {
-			return errLimiterFull
-		}
-		e = &memLimit{}
-		m.entries[key] = e
+	el := m.entries[key]
+	e := &memLimit{key: key}
+	if el != nil {
+		e = el.Value.(*memLimit)
 	}
 	fn(&e.st)
-	e.expires = expires
+	switch {
+	case e.st.IsZero():
+		if el != nil {
+			m.drop(el)
+		}
+	case el != nil:
+		e.expires = expires
+		m.order.MoveToBack(el)
+	default:
+		e.expires = expires
+		m.makeRoom()
+		m.entries[key] = m.order.PushBack(e)
+	}
 	return nil
+}
+
+// makeRoom drops expired keys from the front, then the least recently
+// updated ones until one more fits. Keys are updated with a constant
+// lifetime per limiter, so the front also expires first.
+func (m *memLimits) makeRoom() {
+	now := m.now()
+	for f := m.order.Front(); f != nil && !now.Before(f.Value.(*memLimit).expires); f = m.order.Front() {
+		m.drop(f)
+	}
+	for len(m.entries) >= max(m.max, 1) {
+		m.drop(m.order.Front())
+	}
+}
+
+func (m *memLimits) drop(el *list.Element) {
+	delete(m.entries, el.Value.(*memLimit).key)
+	m.order.Remove(el)
+}
+
+func (m *memLimits) peek(_ context.Context, key string, now time.Time) (store.LimitState, bool, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if el := m.entries[key]; el != nil && now.Before(el.Value.(*memLimit).expires) {
+		return el.Value.(*memLimit).st, true, nil
+	}
+	return store.LimitState{}, false, nil
 }
 
 func (m *memLimits) remove(_ context.Context, key string) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	delete(m.entries, key)
-	return nil
-}
-
-// sweep drops expired entries; it reports whether there is room now.
-func (m *memLimits) sweep() bool {
-	now := m.now()
-	for k, e := range m.entries {
-		if !now.Before(e.expires) {
-			delete(m.entries, k)
-		}
+	if el := m.entries[key]; el != nil {
+		m.drop(el)
 	}
-	return len(m.entries) < maxLimiterKeys
+	return nil
 }
 
 func (m *memLimits) size() int {
@@ -159,24 +197,17 @@ func (l *attemptLimiter) reserve(ctx context.Context, key string) (ok bool, wait
 		a.N++
 		ok = true
 	})
-	if errors.Is(err, errLimiterFull) {
-		return false, time.Minute, nil
-	}
 	return ok, wait, err
 }
 
 // succeeded gives a reserved place back: successes are not failures.
 func (l *attemptLimiter) succeeded(ctx context.Context, key string) error {
 	now := l.now()
-	err := l.keys.update(ctx, key, now.Add(l.window), func(a *store.LimitState) {
+	return l.keys.update(ctx, key, now.Add(l.window), func(a *store.LimitState) {
 		if a.N > 0 {
 			a.N--
 		}
 	})
-	if errors.Is(err, errLimiterFull) {
-		return nil // nothing was reserved under a key it cannot hold
-	}
-	return err
 }
 
 // clear forgets key (a verified password reset).
@@ -210,8 +241,5 @@ func (f *fixedWindow) allow(ctx context.Context, key string) (bool, error) {
 			ok = true
 		}
 	})
-	if errors.Is(err, errLimiterFull) {
-		return false, nil
-	}
 	return ok, err
 }

@@ -91,7 +91,8 @@ func New(cfg *Config, d Deps) (*Server, error) {
 		}
 		d.Mailer = m
 	}
-	s.local = newLocalAuth(d.Store, cfg, d.Mailer, d.Now, d.Logger)
+	keys := &keyring{store: d.Store}
+	s.local = newLocalAuth(d.Store, cfg, keys, d.Mailer, d.Now, d.Logger)
 	auth := d.Authenticator
 	var csp CSPSources
 	rc := RuntimeConfig{
@@ -185,7 +186,6 @@ func New(cfg *Config, d Deps) (*Server, error) {
 	api.GET("/openapi.json", serveOpenAPI)
 	api.GET("/usage-limits", pricing.usageLimits)
 
-	keys := &keyring{store: d.Store}
 	s.signer = resultSigner{keys: keys}
 	ts := &troubleshootAPI{quota: d.Store, analyzer: d.Analyzer, limit: cfg.AnonLimit, netLimit: cfg.NetworkLimit, now: d.Now, log: d.Logger,
 		refiner: d.Refiner, keys: keys, signer: s.signer}

@@ -22,10 +22,15 @@ type LimitState struct {
 	Excess int
 }
 
+// IsZero reports whether the state counts nothing: a key in it is the
+// same as no key, so it is not kept.
+func (l LimitState) IsZero() bool { return l.N == 0 && l.Excess == 0 && l.Next.IsZero() }
+
 // UpdateLimit runs fn on key's state under a row lock and saves what fn
 // leaves, in one transaction: two instances updating one key queue on the
 // row, so their counts add up exactly. The row lives until expires (the
-// janitor removes it after).
+// janitor removes it after); a state that counts nothing is deleted, so an
+// attempt given back leaves no row.
 func (s *Store) UpdateLimit(ctx context.Context, key string, expires time.Time, fn func(*LimitState)) error {
 	lock := ""
 	if s.dialect == Postgres {
@@ -36,20 +41,15 @@ func (s *Store) UpdateLimit(ctx context.Context, key string, expires time.Time, 
 			key, time.Unix(0, 0).UTC(), expires.UTC()).Error; err != nil {
 			return err
 		}
-		var row struct {
-			N           int
-			WindowStart time.Time
-			NextAt      sql.NullTime
-			Excess      int
-		}
+		var row limitRow
 		if err := tx.Raw(`SELECT n, window_start, next_at, excess FROM rate_limits WHERE key = ?`+lock, key).Scan(&row).Error; err != nil {
 			return err
 		}
-		st := LimitState{N: row.N, Start: row.WindowStart, Excess: row.Excess}
-		if row.NextAt.Valid {
-			st.Next = row.NextAt.Time
-		}
+		st := row.state()
 		fn(&st)
+		if st.IsZero() {
+			return tx.Exec(`DELETE FROM rate_limits WHERE key = ?`, key).Error
+		}
 		var next any
 		if !st.Next.IsZero() {
 			next = st.Next.UTC()
@@ -61,6 +61,36 @@ func (s *Store) UpdateLimit(ctx context.Context, key string, expires time.Time, 
 		return fmt.Errorf("update limit: %w", err)
 	}
 	return nil
+}
+
+// PeekLimit reads key's state without creating it; found is false for a
+// key that is absent or expired at now.
+func (s *Store) PeekLimit(ctx context.Context, key string, now time.Time) (st LimitState, found bool, err error) {
+	var rows []limitRow
+	if err := s.reader(ctx).Raw(`SELECT n, window_start, next_at, excess FROM rate_limits WHERE key = ? AND expires_at > ?`, key, now.UTC()).
+		Scan(&rows).Error; err != nil {
+		return st, false, fmt.Errorf("peek limit: %w", err)
+	}
+	if len(rows) == 0 {
+		return st, false, nil
+	}
+	return rows[0].state(), true, nil
+}
+
+// limitRow is a rate_limits row as read.
+type limitRow struct {
+	N           int
+	WindowStart time.Time
+	NextAt      sql.NullTime
+	Excess      int
+}
+
+func (r limitRow) state() LimitState {
+	st := LimitState{N: r.N, Start: r.WindowStart, Excess: r.Excess}
+	if r.NextAt.Valid {
+		st.Next = r.NextAt.Time
+	}
+	return st
 }
 
 // DeleteLimit forgets key (a verified password reset ends a lockout).

@@ -129,3 +129,47 @@ func TestInstancesShareLimitsAndLocks(t *testing.T) {
 	}
 	again()
 }
+
+// TestLimitGivenBackLeavesNoRow: a state that counts nothing after an
+// update (an attempt reserved and given back) keeps no row, and a peek
+// creates none and sees no expired one.
+func TestLimitGivenBackLeavesNoRow(t *testing.T) {
+	eachStore(t, func(t *testing.T, s *Store) {
+		ctx := context.Background()
+		now := time.Now()
+		rows := func() (n int64) {
+			t.Helper()
+			if err := s.reader(ctx).Raw(`SELECT COUNT(*) FROM rate_limits`).Scan(&n).Error; err != nil {
+				t.Fatal(err)
+			}
+			return n
+		}
+		if err := s.UpdateLimit(ctx, "ip:a", now.Add(time.Hour), func(st *LimitState) { st.N++ }); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.UpdateLimit(ctx, "ip:a", now.Add(time.Hour), func(st *LimitState) { st.N-- }); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.UpdateLimit(ctx, "ip:b", now.Add(time.Hour), func(st *LimitState) {}); err != nil {
+			t.Fatal(err)
+		}
+		if n := rows(); n != 0 {
+			t.Fatalf("%d rows for states that count nothing", n)
+		}
+		if _, found, err := s.PeekLimit(ctx, "ip:c", now); found || err != nil {
+			t.Fatalf("peek of an absent key: %v %v", found, err)
+		}
+		if n := rows(); n != 0 {
+			t.Fatalf("a peek created %d rows", n)
+		}
+		if err := s.UpdateLimit(ctx, "net:d", now.Add(time.Hour), func(st *LimitState) { st.N, st.Start = 1, now }); err != nil {
+			t.Fatal(err)
+		}
+		if st, found, err := s.PeekLimit(ctx, "net:d", now); !found || err != nil || st.N != 1 || st.Start.Sub(now).Abs() > time.Millisecond {
+			t.Fatalf("peek of a live key: %+v %v %v", st, found, err)
+		}
+		if _, found, _ := s.PeekLimit(ctx, "net:d", now.Add(2*time.Hour)); found {
+			t.Fatal("peek found an expired key")
+		}
+	})
+}

@@ -362,6 +362,7 @@ func run(bin string) error {
 	check("10 sign-ins with 14 MB emails", codes[413]+codes[400] == 10, "answers %v", codes)
 
 	health.end()
+	limiterFill(s.base) // saturates the CPU on purpose: after the /healthz watch, inside the peak RSS
 	hwm, cur := s.rss()
 	elapsed := time.Since(started)
 
@@ -439,4 +440,55 @@ func trickle(base string) time.Duration {
 		}
 	}
 	return time.Since(start)
+}
+
+// limiterFill sends 101,000 wrong passwords for one locked email, each from
+// its own IPv6 /64 (X-Forwarded-For from the loopback "proxy"), as fast as
+// 32 connections go for at most four minutes; then a new visitor's correct
+// sign-in from a fresh address must answer 200.
+func limiterFill(base string) {
+	const attempts, workers = 101_000, 32
+	// Keep the workers' connections open: 101,000 fresh ones would run
+	// out of loopback ports.
+	http.DefaultTransport.(*http.Transport).MaxIdleConnsPerHost = workers
+	post := func(v any, from string) int {
+		b, _ := json.Marshal(v)
+		return do("POST", base+"/api/auth/login", "application/json", b, "X-Forwarded-For", from)
+	}
+	for i, email := range []string{"fill-victim@example.com", "fill-visitor@example.com"} {
+		postJSON(base+"/api/auth/signup", map[string]string{"email": email, "password": "correct-horse-battery", "displayName": "F"},
+			"X-Forwarded-For", fmt.Sprintf("198.51.110.%d", i+1))
+	}
+	wrong := map[string]string{"email": "fill-victim@example.com", "password": "wrong-password"}
+	for i := range 10 {
+		post(wrong, fmt.Sprintf("198.51.111.%d", i+1))
+	}
+	var next atomic.Int64
+	var mu sync.Mutex
+	codes := map[int]int{}
+	started := time.Now()
+	deadline := started.Add(4 * time.Minute)
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := next.Add(1) - 1; i < attempts && time.Now().Before(deadline); i = next.Add(1) - 1 {
+				c := post(wrong, fmt.Sprintf("2001:db8:%x:%x::1", 0x1000+i>>16, i&0xffff))
+				mu.Lock()
+				codes[c]++
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	took := time.Since(started)
+	sent := 0
+	for _, n := range codes {
+		sent += n
+	}
+	check("limiter fill: 101,000 attempts", sent == attempts && codes[401]+codes[429] == attempts,
+		"%d sent in %v (%.0f/s), answers %v", sent, took.Round(100*time.Millisecond), float64(sent)/took.Seconds(), codes)
+	c := post(map[string]string{"email": "fill-visitor@example.com", "password": "correct-horse-battery"}, "192.0.2.77")
+	check("limiter fill: a new visitor signs in", c == 200, "answer %d", c)
 }
