@@ -39,8 +39,10 @@ func newShareID() string {
 	return base64.RawURLEncoding.EncodeToString(b)
 }
 
+// shareRequest has no title: the heading of a shared guide comes from the
+// signed summary, so a sharer cannot put words of their own under this
+// server's name. A "title" that older clients still send is ignored.
 type shareRequest struct {
-	Title               string          `json:"title"`
 	TroubleshootingData json.RawMessage `json:"troubleshootingData"`
 	Signature           string          `json:"signature"` // the result's, as this server made it
 }
@@ -78,11 +80,6 @@ func (h *shareAPI) create(c echo.Context) error {
 			return err
 		}
 		scrubOwner(&res, u, printers)
-		in.Title = ownerScrubber(u, printers)(in.Title)
-	}
-	title := cleanText(in.Title, maxShareTitle)
-	if title == "" {
-		title = wordCut(cleanText(res.Summary, maxShareTitle), shareTitleSource)
 	}
 	// Only the result's own fields are kept: nothing else a client sent
 	// (owner, printer, photos) can reach the public page.
@@ -90,7 +87,7 @@ func (h *shareAPI) create(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	sr := &store.SharedResult{ShareID: newShareID(), Title: title, TroubleshootingData: store.JSON(data)}
+	sr := &store.SharedResult{ShareID: newShareID(), Title: shareTitle(res.Summary), TroubleshootingData: store.JSON(data)}
 	if err := h.store.CreateShare(c.Request().Context(), sr); err != nil {
 		return err
 	}
@@ -107,6 +104,13 @@ func (h *shareAPI) get(c echo.Context) error {
 	if err != nil {
 		return storeErr(err, "Shared troubleshooting guide")
 	}
+	// Shares stored while the sharer chose the title are shown under their
+	// summary's title too.
+	var data struct {
+		Summary string `json:"summary"`
+	}
+	_ = json.Unmarshal(sr.TroubleshootingData, &data) // stored by create: always a result
+	sr.Title = shareTitle(data.Summary)
 	c.Response().Header().Set("Cache-Control", "no-store")
 	return c.JSON(http.StatusOK, sr)
 }
@@ -171,6 +175,13 @@ func scrubOwner(res *ai.Result, u *store.User, printers []store.Printer) {
 	}
 }
 
+// shareTitle is the heading of a shared guide: the summary's first
+// shareTitleSource characters, whitespace folded to single spaces, cut at a
+// word.
+func shareTitle(summary string) string {
+	return wordCut(cleanText(strings.Join(strings.Fields(summary), " "), maxShareTitle), shareTitleSource)
+}
+
 // wordCut shortens s to at most n characters at a word boundary, with an
 // ellipsis, never mid-word.
 func wordCut(s string, n int) string {
@@ -182,5 +193,5 @@ func wordCut(s string, n int) string {
 	if i := strings.LastIndexByte(cut, ' '); i > n/3 {
 		cut = cut[:i]
 	}
-	return strings.TrimRight(cut, " ,;:.-(") + "…"
+	return strings.TrimRight(cut, " ,;:.-–—(") + "…"
 }

@@ -4,8 +4,10 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/layerfix/layerfix/ai"
+	"github.com/layerfix/layerfix/store"
 )
 
 func shareBody(t *testing.T, data any) string {
@@ -167,6 +169,75 @@ func TestShareOnlyOurResults(t *testing.T) {
 	} {
 		if c != 400 {
 			t.Errorf("%s: %d", name, c)
+		}
+	}
+}
+
+// TestShareTitleFromSummary: the heading of a shared guide is the signed
+// summary's start cut at a word, whatever title the client sends (or none).
+func TestShareTitleFromSummary(t *testing.T) {
+	ts := newTestServer(t, nil, nil)
+	data := map[string]any{
+		"summary":        "This looks most like stringing and\noozing between parts (Stringing & Oozing).",
+		"steps":          goodResult["steps"],
+		"additionalTips": []string{},
+	}
+	var res ai.Result
+	json.Unmarshal([]byte(mustJSON(t, data)), &res)
+	sig, err := ts.signer.sign(t.Context(), &res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const want = "This looks most like stringing and oozing…"
+	for name, body := range map[string]map[string]any{
+		"a free-text title": {"title": "Visit evil.example for the fix", "troubleshootingData": data, "signature": sig},
+		"a long title":      {"title": strings.Repeat("evil ", 100), "troubleshootingData": data, "signature": sig},
+		"no title":          {"troubleshootingData": data, "signature": sig},
+	} {
+		w := ts.do(t, "POST", "/api/share-results", mustJSON(t, body))
+		if w.Code != 201 {
+			t.Fatalf("%s: %d %s", name, w.Code, w.Body.String())
+		}
+		var created struct{ ShareID string }
+		json.Unmarshal(w.Body.Bytes(), &created)
+		var got struct{ Title string }
+		json.Unmarshal(ts.do(t, "GET", "/api/share/"+created.ShareID, "").Body.Bytes(), &got)
+		if got.Title != want {
+			t.Errorf("%s: title %q, want %q", name, got.Title, want)
+		}
+	}
+}
+
+// TestShareTitleOfOlderShares: a guide stored with a title of the sharer's
+// own is shown under its summary's title.
+func TestShareTitleOfOlderShares(t *testing.T) {
+	ts := newTestServer(t, nil, nil)
+	sr := &store.SharedResult{ShareID: newShareID(), Title: "Visit evil.example for the fix",
+		TroubleshootingData: store.JSON(mustJSON(t, goodResult))}
+	if err := ts.store.CreateShare(t.Context(), sr); err != nil {
+		t.Fatal(err)
+	}
+	var got struct{ Title string }
+	json.Unmarshal(ts.do(t, "GET", "/api/share/"+sr.ShareID, "").Body.Bytes(), &got)
+	if got.Title != "Stringing from low retraction" {
+		t.Fatalf("title %q", got.Title)
+	}
+}
+
+func TestShareTitleRule(t *testing.T) {
+	for _, c := range []struct{ summary, want string }{
+		{"Stringing from retraction.", "Stringing from retraction."},
+		{"  Stringing\tfrom\n\nretraction.  ", "Stringing from retraction."},
+		{"Warping, lifting, curling, peeling, cracking — splitting corners and more", "Warping, lifting, curling, peeling, cracking…"},
+		{strings.Repeat("🔥", 60), strings.Repeat("🔥", 49) + "…"},
+		{"Visit\x00 evil\x1b.example", "Visit evil.example"},
+	} {
+		got := shareTitle(c.summary)
+		if got != c.want {
+			t.Errorf("shareTitle(%q) = %q, want %q", c.summary, got, c.want)
+		}
+		if n := utf8.RuneCountInString(got); n > shareTitleSource {
+			t.Errorf("shareTitle(%q) has %d characters", c.summary, n)
 		}
 	}
 }

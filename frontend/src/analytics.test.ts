@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   CONSENT_KEY,
   generateConversionId,
@@ -14,7 +14,9 @@ import {
   trackPageView,
   trackPurchase,
   trackViewContent,
+  trackSignUp,
 } from './analytics';
+import { capturedActionLink, forgetActionLink } from './addressBar';
 
 afterEach(() => {
   resetAnalyticsForTests();
@@ -23,7 +25,13 @@ afterEach(() => {
   delete window._fbq;
   delete window.dataLayer;
   document.head.querySelectorAll('script').forEach((s) => s.remove());
+  window.history.replaceState(null, '', '/');
+  forgetActionLink();
 });
+
+const both = { gaMeasurementId: 'G-TEST', metaPixelId: '1234' };
+const gaCommands = () => (window.dataLayer as IArguments[]).map((a) => [...a]);
+const pixelTracks = () => (window.fbq!.queue as unknown[][]).filter((c) => c[0] === 'track' || c[0] === 'trackCustom');
 
 describe('analytics', () => {
   it('loads and sends nothing when no ids are configured', () => {
@@ -97,5 +105,92 @@ describe('analytics', () => {
 
   it('generates distinct conversion ids', () => {
     expect(generateConversionId()).not.toBe(generateConversionId());
+  });
+
+  it('turns off the pixel\'s automatic events and history tracking before it starts', () => {
+    initAnalytics(both);
+    const queue = window.fbq!.queue as unknown[][];
+    const set = queue.findIndex((c) => c[0] === 'set' && c[1] === 'autoConfig' && c[2] === false && c[3] === '1234');
+    const init = queue.findIndex((c) => c[0] === 'init');
+    expect(set).toBeGreaterThanOrEqual(0);
+    expect(set).toBeLessThan(init);
+    expect((window.fbq as unknown as { disablePushState?: boolean }).disablePushState).toBe(true);
+  });
+
+  it('takes a reset code out of the address bar before any analytics script is added', () => {
+    window.history.replaceState(null, '', '/login?mode=resetPassword&oobCode=SECRETcode123&apiKey=AIzaKEY&lang=en');
+    // The address each script sees when it is added.
+    const seen: string[] = [];
+    const append = document.head.appendChild.bind(document.head);
+    const spy = vi.spyOn(document.head, 'appendChild').mockImplementation((node) => {
+      seen.push(window.location.href);
+      return append(node);
+    });
+    initAnalytics(both);
+    spy.mockRestore();
+    expect(seen).toHaveLength(2);
+    expect(window.location.search).toBe('');
+    expect(capturedActionLink()).toEqual({ mode: 'resetPassword', oobCode: 'SECRETcode123' });
+    const sent = JSON.stringify([gaCommands(), window.fbq!.queue, seen]);
+    for (const s of ['SECRETcode123', 'AIzaKEY', 'oobCode']) expect(sent).not.toContain(s);
+  });
+
+  it('keeps the pixel quiet wherever the address holds a share id, a code or an id', () => {
+    initAnalytics(both);
+    const shareId = 'ShAr3dIdShAr3dIdShAr3d';
+    for (const address of [
+      `/?share=${shareId}`,
+      `/preview?share=${shareId}`,
+      `/report-issue?share=${shareId}`,
+      `/share/${shareId}`,
+      '/subscribe?setup_intent=seti_123&redirect_status=succeeded',
+      '/issues/4711',
+      '/features#code=abc',
+    ]) {
+      window.history.replaceState(null, '', address);
+      trackPageView(window.location.pathname);
+      trackLead({ content_name: 'x' });
+      trackSignUp('password');
+      trackViewContent('Pricing');
+      expect(pixelTracks(), address).toEqual([]);
+    }
+    window.history.replaceState(null, '', '/pricing');
+    trackPageView('/pricing');
+    expect(pixelTracks()).toEqual([['track', 'PageView']]);
+  });
+
+  it('keeps the pixel quiet when the referrer, which it also reports, holds a share id', () => {
+    initAnalytics(both);
+    window.history.replaceState(null, '', '/pricing');
+    const referrer = (value: string) => Object.defineProperty(document, 'referrer', { value, configurable: true });
+    try {
+      referrer(`${window.location.origin}/?share=ShAr3dIdShAr3dIdShAr3d`);
+      trackPageView('/pricing');
+      expect(pixelTracks()).toEqual([]);
+      referrer('https://www.example.org/forum/thread?id=3');
+      trackPageView('/pricing');
+      expect(pixelTracks()).toEqual([['track', 'PageView']]);
+      const [, , params] = gaCommands().filter((c) => c[1] === 'page_view')[1];
+      expect(params).toEqual(expect.objectContaining({ page_referrer: 'https://www.example.org' }));
+    } finally {
+      referrer('');
+    }
+  });
+
+  it('gives every GA event the route template as page_location, never the address', () => {
+    const shareId = 'ShAr3dIdShAr3dIdShAr3d';
+    window.history.replaceState(null, '', `/preview?share=${shareId}`);
+    initAnalytics(both);
+    trackPageView('/preview');
+    trackLead({ content_name: 'anonymous_issue' });
+    trackLoginAttempt('password');
+    trackCustom('share_opened');
+    const events = gaCommands().filter((c) => c[0] === 'event' || c[0] === 'config');
+    expect(events.length).toBe(5);
+    for (const [, , params] of events) {
+      expect(params).toEqual(expect.objectContaining({ page_location: `${window.location.origin}/preview` }));
+      expect(params).toEqual(expect.objectContaining({ page_referrer: '' }));
+    }
+    expect(JSON.stringify(gaCommands())).not.toContain(shareId);
   });
 });

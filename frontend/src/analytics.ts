@@ -4,6 +4,7 @@
 // visitor accepted analytics in the consent banner. Page views carry route
 // templates ("/share/:shareId"), never a query string, token or id. The stubs
 // are defined here, not in an inline script, so the CSP stays script-src 'self'.
+import { scrubAddressBar } from './addressBar';
 import { config, type RuntimeConfig } from './config';
 
 type Gtag = (...args: unknown[]) => void;
@@ -89,15 +90,51 @@ export function routeTemplate(pathname: string): string {
     .join('/');
 }
 
-// Routes where the Meta pixel sends nothing: it always reports the page's
-// full address, which there holds an id or a one-time code.
-function pixelQuiet(template: string): boolean {
-  return template.startsWith('/share/') || template === '/login';
+// The route template of the page the visitor is on.
+function currentTemplate(): string {
+  return routeTemplate(window.location.pathname.slice(config.basePath.length) || '/');
+}
+
+// What GA is told about where the visitor is and came from: the route
+// template, and at most the origin of the referrer. Every command carries both,
+// since an event's own values win over anything gtag would read itself.
+function gaPlace(template = currentTemplate()): { page_location: string; page_referrer: string } {
+  let referrer = '';
+  try {
+    if (document.referrer) referrer = new URL(document.referrer).origin;
+  } catch {
+    referrer = '';
+  }
+  return { page_location: `${window.location.origin}${config.basePath}${template}`, page_referrer: referrer };
+}
+
+// bareRoute: an address of this app that is nothing but a route: no query
+// string or fragment (a share id, a code) and no id in the path.
+function bareRoute(url: URL): boolean {
+  const path = url.pathname.slice(config.basePath.length) || '/';
+  return url.search === '' && url.hash === '' && routeTemplate(path) === path;
+}
+
+// The Meta pixel reports the page's full address and its referrer with every
+// event, so it sends only from a bare route (never /login, where reset links
+// land) reached from another site or from a bare route.
+function pixelMayReport(): boolean {
+  const here = new URL(window.location.href);
+  if (!bareRoute(here) || currentTemplate() === '/login') return false;
+  if (!document.referrer) return true;
+  try {
+    const from = new URL(document.referrer);
+    return from.origin !== here.origin || bareRoute(from);
+  } catch {
+    return false;
+  }
 }
 
 /** Starts analytics (call it only with consent); a no-op without configured ids. */
 export function initAnalytics(cfg: Pick<RuntimeConfig, 'gaMeasurementId' | 'metaPixelId'> = config): void {
   if (typeof window === 'undefined') return;
+  // The scripts read the address bar: one-time codes leave it first.
+  scrubAddressBar();
   if (cfg.gaMeasurementId && !gaId) {
     gaId = cfg.gaMeasurementId;
     window.dataLayer = window.dataLayer || [];
@@ -108,12 +145,8 @@ export function initAnalytics(cfg: Pick<RuntimeConfig, 'gaMeasurementId' | 'meta
     };
     window.gtag('js', new Date());
     // Page views are sent by trackPageView on every route change, with the
-    // route template as location and no referrer that could hold a token.
-    window.gtag('config', gaId, {
-      send_page_view: false,
-      page_location: `${window.location.origin}${config.basePath}${routeTemplate(window.location.pathname.slice(config.basePath.length))}`,
-      page_referrer: '',
-    });
+    // route template as location and at most the referrer's origin.
+    window.gtag('config', gaId, { send_page_view: false, ...gaPlace() });
     loadScript(`${GA_SCRIPT_URL}?id=${encodeURIComponent(gaId)}`);
   }
   if (cfg.metaPixelId && !pixelId) {
@@ -130,18 +163,23 @@ export function initAnalytics(cfg: Pick<RuntimeConfig, 'gaMeasurementId' | 'meta
       window.fbq = fbq;
       window._fbq = fbq;
     }
+    // No automatic events (button clicks, page metadata) and no page views of
+    // its own on history changes: the pixel sends only what pixel() allows.
+    (window.fbq as Fbq & { disablePushState?: boolean }).disablePushState = true;
+    window.fbq('set', 'autoConfig', false, pixelId);
     window.fbq('init', pixelId);
     loadScript(META_PIXEL_SCRIPT_URL);
   }
 }
 
-function ga(event: string, params: Record<string, unknown> = {}): void {
-  if (gaId && window.gtag) window.gtag('event', event, params);
+function ga(event: string, params: Record<string, unknown> = {}, template = currentTemplate()): void {
+  if (gaId && window.gtag) window.gtag('event', event, { ...params, ...gaPlace(template) });
 }
 
-function pixel(kind: 'track' | 'trackCustom', event: string, params: Record<string, unknown>, eventID: string): void {
-  if (pixelId && window.fbq && !pixelQuiet(routeTemplate(window.location.pathname.slice(config.basePath.length)))) {
-    window.fbq(kind, event, params, { eventID });
+function pixel(kind: 'track' | 'trackCustom', event: string, params?: Record<string, unknown>, eventID?: string): void {
+  if (pixelId && window.fbq && pixelMayReport()) {
+    if (params && eventID) window.fbq(kind, event, params, { eventID });
+    else window.fbq(kind, event);
   }
 }
 
@@ -158,13 +196,8 @@ export function generateConversionId(): string {
 export function trackPageView(path: string, title: string = typeof document !== 'undefined' ? document.title : ''): void {
   if (!isAnalyticsEnabled()) return;
   const template = routeTemplate(path);
-  ga('page_view', {
-    page_path: template,
-    page_location: `${window.location.origin}${config.basePath}${template}`,
-    page_referrer: '',
-    page_title: title.replace(/[A-Za-z0-9_-]{16,}/g, ''),
-  });
-  if (pixelId && window.fbq && !pixelQuiet(template)) window.fbq('track', 'PageView');
+  ga('page_view', { page_path: template, page_title: title.replace(/[A-Za-z0-9_-]{16,}/g, '') }, template);
+  pixel('track', 'PageView');
 }
 
 export function trackLoginAttempt(method: string): void {

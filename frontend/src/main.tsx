@@ -1,10 +1,13 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import App from './App';
+import { scrubAddressBar } from './addressBar';
 import { startAnalyticsIfConsented } from './analytics';
 import { config } from './config';
 import { preloadRoute } from './routes';
 
+// One-time codes leave the address bar before any other script can read it.
+scrubAddressBar();
 startAnalyticsIfConsented();
 
 const container = document.getElementById('root')!;

@@ -116,7 +116,7 @@ describe('calls with special handling', () => {
 
   it('shares only what a guide shows, with the server signature', async () => {
     const calls = mockFetch(201, '{"shareId":"abc"}');
-    await shareResults('Stringing', {
+    await shareResults({
       summary: 's',
       steps: [{ title: 't', description: 'd', priority: 'high' }],
       additionalTips: ['tip'],
@@ -127,7 +127,6 @@ describe('calls with special handling', () => {
     });
     const body = JSON.parse(String(calls[0].init.body));
     expect(body).toEqual({
-      title: 'Stringing',
       troubleshootingData: { summary: 's', steps: [{ title: 't', description: 'd', priority: 'high' }], additionalTips: ['tip'] },
       signature: 'sig123',
     });

@@ -211,11 +211,11 @@ export const resolveIssue = (id: number, input: ResolveInput): Promise<Issue> =>
 
 /**
  * POST /api/share-results: publishes what a guide shows (summary, steps, tips) with the signature
- * the server gave the result; nothing else of the result leaves this page.
+ * the server gave the result; nothing else of the result leaves this page. The server titles the
+ * guide from its summary.
  */
-export const shareResults = (title: string, result: TroubleshootingResult): Promise<ShareResponse> =>
+export const shareResults = (result: TroubleshootingResult): Promise<ShareResponse> =>
   requestJson('POST', '/api/share-results', {
-    title,
     troubleshootingData: { summary: result.summary, steps: result.steps, additionalTips: result.additionalTips },
     signature: result.signature ?? '',
   });

@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { Route, Routes } from 'react-router-dom';
 import { describe, expect, it, vi } from 'vitest';
 import { trackLoginAttempt, trackLoginFailure, trackSignUp } from '../analytics';
+import { scrubAddressBar } from '../addressBar';
 import { ApiError } from '../api/client';
 import { AuthActionsContext, AuthContext, signedOutState, type AuthActions } from '../auth/context';
 import type { AuthState } from '../auth/types';
@@ -170,7 +171,20 @@ describe('/login', { timeout: 20_000 }, () => {
     expect(loginModeOf(p('mode=signup'), false)).toBe('signup');
   });
 
-  it('a local reset link sets a new password, then asks to sign in', async () => {
+  // The code comes in the address (an in-app visit) or, as a real link does, left the address bar
+  // before the app started.
+  it.each([
+    ['in the address', '/login?mode=reset&oobCode=code-1', () => {}],
+    [
+      'taken out of the address bar at start',
+      '/login',
+      () => {
+        window.history.replaceState(null, '', '/login?mode=reset&oobCode=code-1');
+        scrubAddressBar();
+        expect(window.location.search).toBe('');
+      },
+    ],
+  ])('a local reset link (code %s) sets a new password, then asks to sign in', async (_, path, arrive) => {
     const calls: string[] = [];
     vi.stubGlobal(
       'fetch',
@@ -180,7 +194,8 @@ describe('/login', { timeout: 20_000 }, () => {
       }),
     );
     try {
-      const { user } = renderLogin('/login?mode=reset&oobCode=code-1');
+      arrive();
+      const { user } = renderLogin(path);
       expect(screen.getByRole('heading', { name: 'Choose a New Password' })).toBeInTheDocument();
       fill('New Password', 'newpass1');
       fill('Confirm Password', 'newpass1');
@@ -190,6 +205,7 @@ describe('/login', { timeout: 20_000 }, () => {
       expect(calls).toEqual(['/api/auth/password-update {"oobCode":"code-1","password":"newpass1"}']);
     } finally {
       vi.unstubAllGlobals();
+      window.history.replaceState(null, '', '/');
     }
   });
 

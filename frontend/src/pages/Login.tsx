@@ -21,6 +21,7 @@ import { PageLoader } from '../components/PageLoader';
 import { useToast } from '../components/Toast';
 import { authErrorMessage, failureCode, resetErrorMessage, toAuthFailure } from '../auth/errors';
 import { localPasswordUpdate, localVerifyEmail } from '../auth/localApi';
+import { actionLinkOf, capturedActionLink, forgetActionLink, scrubAddressBar } from '../addressBar';
 import { useAuth, useAuthActions } from '../auth/useAuth';
 import { validateNewPassword, validateResetEmail, validateSignUp } from '../auth/validation';
 
@@ -33,12 +34,14 @@ export const SIGNUP_TOAST_TITLE = 'Account Created Successfully!';
 export const SIGNUP_TOAST_TEXT =
   'Please check your email to verify your account. You can still use the app while unverified.';
 
-/** The screen mode of a /login URL. Links with an oobCode exist in local mode only. */
-export function loginModeOf(params: URLSearchParams, localMode: boolean): LoginMode {
+/**
+ * The screen mode of a /login URL and the action link it was opened with (read from the address
+ * bar at start, see addressBar.ts). Links with an oobCode exist in local mode only.
+ */
+export function loginModeOf(params: URLSearchParams, localMode: boolean, link = actionLinkOf(params)): LoginMode {
+  if (localMode && link?.mode === 'reset') return 'new-password';
+  if (localMode && link?.mode === 'verify') return 'verify';
   const mode = params.get('mode');
-  const code = params.get('oobCode');
-  if (localMode && code && mode === 'reset') return 'new-password';
-  if (localMode && code && mode === 'verify') return 'verify';
   if (mode === 'signup' || mode === 'reset') return mode;
   return 'signin';
 }
@@ -80,9 +83,10 @@ interface Fields {
 const emptyFields: Fields = { displayName: '', email: '', password: '', confirm: '' };
 
 export default function Login() {
-  // A new URL (e.g. 'Get Started' while on /login) starts the screen afresh.
-  const { search } = useLocation();
-  return <LoginScreen key={search} />;
+  // Every navigation to /login starts the screen afresh: 'Get Started' while on /login, or the
+  // sign-in after a new password (same address, since the link's code left it at start).
+  const { key } = useLocation();
+  return <LoginScreen key={key} />;
 }
 
 function LoginScreen() {
@@ -93,17 +97,13 @@ function LoginScreen() {
   const location = useLocation() as Location<{ from?: Location; notice?: string } | null>;
   const [params] = useSearchParams();
   const localMode = actions.mode === 'local';
-  const [oobCode] = useState(() => params.get('oobCode') ?? '');
-  // The one-time code is read once and taken out of the address bar, so it
-  // never reaches the history, a referrer or a screenshot.
-  useEffect(() => {
-    if (!oobCode) return;
-    const u = new URL(window.location.href);
-    u.searchParams.delete('oobCode');
-    window.history.replaceState(window.history.state, '', u.pathname + u.search + u.hash);
-  }, [oobCode]);
+  // A reset or verification link's code left the address bar before the app started (so it never
+  // reaches analytics, the history, a referrer or a screenshot); it is used here once.
+  const [link] = useState(() => actionLinkOf(params) ?? capturedActionLink());
+  const oobCode = link?.oobCode ?? '';
+  useEffect(scrubAddressBar, []);
 
-  const [mode, setMode] = useState<LoginMode>(() => loginModeOf(params, localMode));
+  const [mode, setMode] = useState<LoginMode>(() => loginModeOf(params, localMode, link));
   const [fields, setFields] = useState<Fields>(emptyFields);
   const [error, setError] = useState('');
   const [success, setSuccess] = useState(location.state?.notice ?? '');
@@ -122,11 +122,13 @@ function LoginScreen() {
     let active = true;
     verifyOnce(oobCode).then(
       (res) => {
+        forgetActionLink();
         if (!active) return;
         setSuccess(res.message || 'Your email is verified.');
         if (signedIn) void refreshUser();
       },
       (err: unknown) => {
+        forgetActionLink();
         if (active) setError(toAuthFailure(err).message || 'This verification link is invalid, expired or already used.');
       },
     );
@@ -262,6 +264,7 @@ function LoginScreen() {
         setError(authErrorMessage(err));
         return;
       }
+      forgetActionLink();
       // The server ended every session of the account, this one included.
       if (auth.user) await auth.signOut();
       navigate('/login', { replace: true, state: { notice: message || 'Your password was changed. Please sign in.' } });

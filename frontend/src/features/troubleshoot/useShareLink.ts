@@ -3,11 +3,8 @@ import { shareResults, resolveUrl, type TroubleshootingResult } from '../../api/
 import { useToast } from '../../components/Toast';
 import { copyText } from './clipboard';
 import { SHARE_FAILED } from './errors';
-import { shareTitle } from './shareTitle';
 import { rememberSharedIssue } from './sharedLocal';
 import type { IssueDetails } from './session';
-
-export { SHARE_TITLE_LENGTH } from './shareTitle';
 
 // shareUrl is the public link of a shared guide: this origin, the base path, /share/{shareId}.
 export function shareUrl(shareId: string): string {
@@ -25,7 +22,7 @@ export function useShareLink(result: TroubleshootingResult | null, issue: IssueD
     setSharing(true);
     let url: string;
     try {
-      const { shareId } = await shareResults(shareTitle(result.summary), result);
+      const { shareId } = await shareResults(result);
       url = shareUrl(shareId);
       if (issue) rememberSharedIssue(shareId, issue);
       setLink(url);
