@@ -68,8 +68,24 @@ type Request struct {
 	Slicer *SlicerSettings
 	// Answers to the narrow-it-down questions, by question id.
 	Answers map[string]bool
+	// Attachments are the printer's own files the maker attached (logs,
+	// configs, firmware settings dumps), secrets already stripped.
+	Attachments []Attachment
 
 	exclude string // evaluation: a case id or source the case base must not use
+}
+
+// Limits of the attachments of one request.
+const (
+	MaxAttachments     = 4
+	MaxAttachmentBytes = 256 << 10 // all attachments' text together
+)
+
+// Attachment is one text file from the printer: klippy.log, printer.cfg,
+// an M503 dump, Configuration.h, a serial log.
+type Attachment struct {
+	Name string `json:"name"`
+	Text string `json:"text"`
 }
 
 // SlicerSettings are the settings of the print as its slicer wrote them;
