@@ -206,6 +206,9 @@ func New(cfg *Config, d Deps) (*Server, error) {
 	if cfg.BasePath != "" {
 		root.GET("", app.handle)
 	}
+	if s.metrics != nil {
+		s.metrics.setRoutes(e.Routes(), cfg.BasePath)
+	}
 	return s, nil
 }
 
