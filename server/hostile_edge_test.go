@@ -2,13 +2,19 @@ package server
 
 import (
 	"bufio"
+	"bytes"
+	"errors"
 	"fmt"
+	"log/slog"
 	"net"
 	"net/http/httptest"
 	"os"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/layerfix/layerfix/ai"
+	"github.com/layerfix/layerfix/store/storetest"
 )
 
 // TestSecretsMaskedInTheStartupLog: passwords in the userinfo and in query
@@ -129,5 +135,49 @@ func TestSecretsFromFiles(t *testing.T) {
 	cfg, _ = LoadConfig(nil, func(k string) string { return map[string]string{"LAYERFIX_ADDR_FILE": file}[k] })
 	if cfg.Addr != ":8080" {
 		t.Fatalf("LAYERFIX_ADDR_FILE was read: %q", cfg.Addr)
+	}
+}
+
+// TestExpectedRefusalsNotErrors: a refusal the server means to give (billing
+// off, a provider down, a wrong method, a body too large) is logged once, at
+// info, so visitors cannot fill the error log; a real fault still logs at
+// error with its cause.
+func TestExpectedRefusalsNotErrors(t *testing.T) {
+	an := &fakeAnalyzer{}
+	var logs bytes.Buffer
+	cfg := testConfig(t, nil)
+	s, err := New(cfg, Deps{Store: storetest.Open(t), Analyzer: an, Frontend: testFrontend,
+		Logger: slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := &testServer{Server: s, cfg: cfg, h: s.Handler()}
+	tok := signup(t, ts, "maker@example.com", "gears-and-layers").Token
+	an.err = ai.ErrUnavailable
+	for _, r := range []struct {
+		method, path, body string
+		status             int
+	}{
+		{"POST", "/api/create-subscription", `{"tier":"pro"}`, 503},
+		{"POST", "/api/cancel-subscription", ``, 503},
+		{"POST", "/api/troubleshoot", validTroubleshoot(nil), 503},
+		{"DELETE", "/healthz", ``, 405},
+		{"POST", "/api/printers", `{"name":"` + strings.Repeat("a", 70<<10) + `"}`, 413},
+	} {
+		logs.Reset()
+		if w := ts.do(t, r.method, r.path, r.body, bearer(tok)...); w.Code != r.status {
+			t.Fatalf("%s %s: %d %s", r.method, r.path, w.Code, w.Body.String())
+		}
+		if strings.Contains(logs.String(), "level=ERROR") || strings.Count(logs.String(), "\n") != 1 {
+			t.Errorf("%s %s (%d) logged as an error or more than once:\n%s", r.method, r.path, r.status, logs.String())
+		}
+	}
+	logs.Reset()
+	an.err = errors.New("disk on fire")
+	if w := ts.do(t, "POST", "/api/troubleshoot", validTroubleshoot(nil), "RemoteAddr", "192.0.2.9:1"); w.Code != 500 {
+		t.Fatalf("a fault: %d", w.Code)
+	}
+	if !strings.Contains(logs.String(), "level=ERROR") || !strings.Contains(logs.String(), "disk on fire") {
+		t.Errorf("a real fault is not an error with its cause:\n%s", logs.String())
 	}
 }

@@ -96,7 +96,7 @@ func requestLogger(log *slog.Logger) echo.MiddlewareFunc {
 		LogValuesFunc: func(c echo.Context, v middleware.RequestLoggerValues) error {
 			level := slog.LevelInfo
 			switch {
-			case v.Status >= 500:
+			case serverFault(v.Status):
 				level = slog.LevelError
 			case strings.HasSuffix(v.URIPath, "/healthz") && v.Status == http.StatusOK:
 				level = slog.LevelDebug // probes every few seconds would drown the log
@@ -109,6 +109,14 @@ func requestLogger(log *slog.Logger) echo.MiddlewareFunc {
 			return nil
 		},
 	})
+}
+
+// serverFault reports whether a response status is the server's own
+// failure. A 503 is a refusal the server means to give (billing off, a
+// provider or the database not answering, whose cause is logged where it is
+// found), and every visitor can provoke one, so it is not an error.
+func serverFault(status int) bool {
+	return status >= 500 && status != http.StatusServiceUnavailable
 }
 
 // recoverer turns a panic into a JSON 500 and logs the stack.
