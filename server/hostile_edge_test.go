@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"net/http/httptest"
@@ -55,15 +56,21 @@ func TestHSTSOnlyFromTrustedProxies(t *testing.T) {
 	}
 }
 
-// TestTrickledBodyCut: a body sent a byte at a time to a small JSON route is
-// cut off after the short deadline, not the server's two minutes.
-func TestTrickledBodyCut(t *testing.T) {
+// shortDeadlineServer is a test server on loopback whose small-body read
+// deadline is 300 ms.
+func shortDeadlineServer(t *testing.T) *httptest.Server {
 	old := smallBodyReadTime
 	smallBodyReadTime = 300 * time.Millisecond
 	t.Cleanup(func() { smallBodyReadTime = old })
-	ts := newTestServer(t, nil, nil)
-	srv := httptest.NewServer(ts.h)
-	defer srv.Close()
+	srv := httptest.NewServer(newTestServer(t, nil, nil).h)
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// TestTrickledBodyCut: a body sent a byte at a time to a small JSON route is
+// cut off after the short deadline, not the server's two minutes.
+func TestTrickledBodyCut(t *testing.T) {
+	srv := shortDeadlineServer(t)
 	conn, err := net.Dial("tcp", srv.Listener.Addr().String())
 	if err != nil {
 		t.Fatal(err)
@@ -180,4 +187,45 @@ func TestExpectedRefusalsNotErrors(t *testing.T) {
 	if !strings.Contains(logs.String(), "level=ERROR") || !strings.Contains(logs.String(), "disk on fire") {
 		t.Errorf("a real fault is not an error with its cause:\n%s", logs.String())
 	}
+}
+
+// TestEarlyRefusalClosesTheConnection: a body declared larger than its
+// route takes is refused with 413 at once and the connection closed, even
+// when the client sends the body slowly or not at all; a body nobody reads
+// (a page of the app) is held no longer than a small form's deadline.
+func TestEarlyRefusalClosesTheConnection(t *testing.T) {
+	srv := shortDeadlineServer(t)
+	for _, c := range []struct {
+		method, path string
+		length       int
+		status       string
+	}{
+		{"POST", "/api/auth/login", 100 << 10, "413"},
+		{"POST", "/api/printers", 200 << 10, "413"},
+		{"POST", "/api/share-results", (1 << 20) + 1, "413"},
+		{"POST", "/", 100 << 10, "413"},
+		{"GET", "/dashboard", 10 << 10, ""},
+	} {
+		conn, err := net.Dial("tcp", srv.Listener.Addr().String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintf(conn, "%s %s HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n{\"a\":", c.method, c.path, c.length)
+		start := time.Now()
+		conn.SetReadDeadline(start.Add(3 * time.Second))
+		reply, err := io.ReadAll(conn) // ends when the server closes the connection
+		conn.Close()
+		if err != nil {
+			t.Errorf("%s %s with %d bytes declared: connection held over %v (%v), answer %q", c.method, c.path, c.length, time.Since(start).Round(time.Millisecond), err, firstLine(reply))
+			continue
+		}
+		if c.status != "" && !strings.HasPrefix(string(reply), "HTTP/1.1 "+c.status) {
+			t.Errorf("%s %s: answer %q, want %s", c.method, c.path, firstLine(reply), c.status)
+		}
+	}
+}
+
+func firstLine(b []byte) string {
+	s, _, _ := strings.Cut(string(b), "\r\n")
+	return s
 }

@@ -26,36 +26,34 @@ var routeBodyLimits = map[string]int64{
 	"POST /api/troubleshoot":   maxJSONBody,
 	"POST /api/share-results":  1 << 20,
 	"POST /api/stripe/webhook": 1 << 20,
+	"POST /api/upload-images":  maxUploadBody,
 }
 
-// bodyLimit refuses bodies over limit bytes: at once when Content-Length
-// says so, otherwise while reading, never reading more than limit+1 bytes.
-func bodyLimit(limit int64) echo.MiddlewareFunc {
-	return bodyLimitFunc(func(echo.Context) int64 { return limit })
-}
-
-// routeBodyLimit is bodyLimit with the limit of the matched route.
+// routeBodyLimit refuses bodies over the matched route's limit (every route,
+// pages and probes included, so no body goes unbounded): at once when
+// Content-Length says so, otherwise while reading, never reading more than
+// limit+1 bytes.
 func routeBodyLimit(basePath string) echo.MiddlewareFunc {
-	return bodyLimitFunc(func(c echo.Context) int64 {
-		if n, ok := routeBodyLimits[c.Request().Method+" "+strings.TrimPrefix(c.Path(), basePath)]; ok {
-			return n
-		}
-		return maxSmallJSON
-	})
-}
-
-func bodyLimitFunc(limitOf func(echo.Context) int64) echo.MiddlewareFunc {
 	return func(next echo.HandlerFunc) echo.HandlerFunc {
 		return func(c echo.Context) error {
 			req := c.Request()
-			limit := limitOf(c)
+			limit, ok := routeBodyLimits[req.Method+" "+strings.TrimPrefix(c.Path(), basePath)]
+			if !ok {
+				limit = maxSmallJSON
+			}
+			rc := http.NewResponseController(c.Response().Writer)
 			if req.ContentLength > limit {
+				// Refused unread, and the connection closed at once: the
+				// server would otherwise wait to drain the body first.
+				c.Response().Header().Set(echo.HeaderConnection, "close")
+				_ = rc.SetReadDeadline(time.Now())
 				return tooLargeErr(limit)
 			}
 			// A body trickled in byte by byte holds a connection only as
 			// long as a real client on a slow line needs for this size.
-			_ = http.NewResponseController(c.Response().Writer).SetReadDeadline(time.Now().Add(readTimeFor(limit)))
-			req.Body = http.MaxBytesReader(c.Response(), req.Body, limit)
+			_ = rc.SetReadDeadline(time.Now().Add(readTimeFor(limit)))
+			// The server's own writer: past the limit it closes the connection too.
+			req.Body = http.MaxBytesReader(c.Response().Writer, req.Body, limit)
 			return next(c)
 		}
 	}
