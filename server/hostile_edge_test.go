@@ -8,11 +8,14 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/labstack/echo/v4"
 
 	"github.com/layerfix/layerfix/ai"
 	"github.com/layerfix/layerfix/store/storetest"
@@ -257,6 +260,43 @@ func TestURLSettingErrorsRedacted(t *testing.T) {
 		}
 		if strings.Contains(err.Error(), "bad-pass") || !strings.Contains(err.Error(), env) {
 			t.Errorf("%s: the error shows a secret or hides the variable: %v", env, err)
+		}
+	}
+}
+
+// TestReadDeadlineOnlyWhileReading: the short body deadline bounds reading
+// the body, not the answer: a request without a body, or whose body has
+// arrived, keeps its context however long the answer takes (a streamed
+// issue log of a farm).
+func TestReadDeadlineOnlyWhileReading(t *testing.T) {
+	old := smallBodyReadTime
+	smallBodyReadTime = 200 * time.Millisecond
+	t.Cleanup(func() { smallBodyReadTime = old })
+	e := echo.New()
+	e.Use(routeBodyLimit(""))
+	slow := func(c echo.Context) error {
+		io.Copy(io.Discard, c.Request().Body)
+		select {
+		case <-c.Request().Context().Done():
+			return c.String(http.StatusServiceUnavailable, "cancelled")
+		case <-time.After(4 * smallBodyReadTime):
+			return c.String(http.StatusOK, "done")
+		}
+	}
+	e.GET("/slow", slow)
+	e.POST("/slow", slow)
+	srv := httptest.NewServer(e)
+	defer srv.Close()
+	for _, c := range []struct{ method, body string }{{"GET", ""}, {"POST", `{"a":1}`}} {
+		req, _ := http.NewRequest(c.method, srv.URL+"/slow", strings.NewReader(c.body))
+		r, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, _ := io.ReadAll(r.Body)
+		r.Body.Close()
+		if string(got) != "done" {
+			t.Errorf("%s with %q: the request was cancelled by the body deadline: %d %s", c.method, c.body, r.StatusCode, got)
 		}
 	}
 }

@@ -2,6 +2,7 @@ package server
 
 import (
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -49,14 +50,36 @@ func routeBodyLimit(basePath string) echo.MiddlewareFunc {
 				_ = rc.SetReadDeadline(time.Now())
 				return tooLargeErr(limit)
 			}
-			// A body trickled in byte by byte holds a connection only as
-			// long as a real client on a slow line needs for this size.
-			_ = rc.SetReadDeadline(time.Now().Add(readTimeFor(limit)))
-			// The server's own writer: past the limit it closes the connection too.
-			req.Body = http.MaxBytesReader(c.Response().Writer, req.Body, limit)
+			if req.ContentLength != 0 {
+				// A body trickled in byte by byte holds a connection only as
+				// long as a real client on a slow line needs for this size.
+				// The deadline ends with the body: it must not cut the answer.
+				_ = rc.SetReadDeadline(time.Now().Add(readTimeFor(limit)))
+				// The server's own writer: past the limit it closes the connection too.
+				req.Body = http.MaxBytesReader(c.Response().Writer, &deadlineBody{ReadCloser: req.Body, rc: rc}, limit)
+			}
 			return next(c)
 		}
 	}
+}
+
+// deadlineBody lifts the connection's read deadline once the body is read:
+// the server goes on reading the connection while the answer is written
+// (to notice a client that left), and a deadline passing then would cancel
+// the request.
+type deadlineBody struct {
+	io.ReadCloser
+	rc   *http.ResponseController
+	done bool
+}
+
+func (b *deadlineBody) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	if err == io.EOF && !b.done {
+		b.done = true
+		_ = b.rc.SetReadDeadline(time.Time{})
+	}
+	return n, err
 }
 
 // Read deadlines by body size: a small JSON form must arrive in seconds;
