@@ -229,7 +229,7 @@ func newBilling(cfg *server.Config, log *slog.Logger) (billing.Provider, error) 
 	if err != nil {
 		return nil, fmt.Errorf("LAYERFIX_STRIPE_SECRET_KEY: set up Stripe: %w", err)
 	}
-	log.Info("billing: Stripe", "api_base", cfg.StripeAPIBase)
+	log.Info("billing: Stripe", "api_base", server.RedactURL(cfg.StripeAPIBase))
 	return p, nil
 }
 

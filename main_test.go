@@ -298,3 +298,26 @@ func TestUserCreateDisableDelete(t *testing.T) {
 		t.Fatalf("disable after delete: %v", err)
 	}
 }
+
+// TestBillingLogHidesURLSecrets: the Stripe API base is logged with its
+// password and secret-looking parameters hidden.
+func TestBillingLogHidesURLSecrets(t *testing.T) {
+	cfg, err := server.LoadConfig(nil, func(k string) string {
+		return map[string]string{
+			"LAYERFIX_STRIPE_SECRET_KEY": "sk_test_abc", "LAYERFIX_STRIPE_PUBLISHABLE_KEY": "pk_test_abc",
+			"LAYERFIX_STRIPE_WEBHOOK_SECRET": "whsec_abc", "LAYERFIX_STRIPE_PRICE_HOBBY": "price_h",
+			"LAYERFIX_STRIPE_PRICE_PRO": "price_p", "LAYERFIX_STRIPE_PRICE_FARM": "price_f",
+			"LAYERFIX_STRIPE_API_BASE": "http://gw:base-pass-1@stripe.internal:12111/?key=base-pass-2",
+		}[k]
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var logs bytes.Buffer
+	if _, err := newBilling(cfg, slog.New(slog.NewTextHandler(&logs, nil))); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(logs.String(), "base-pass") || !strings.Contains(logs.String(), "stripe.internal:12111") {
+		t.Fatalf("billing log: %s", logs.String())
+	}
+}

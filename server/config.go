@@ -448,7 +448,7 @@ func ParseConfig(args []string, getenv func(string) string) (*Config, []string, 
 			v, name = s.def, s.env
 		}
 		if err := s.set(c, v); err != nil {
-			return nil, nil, fmt.Errorf("%s: %w", name, err)
+			return nil, nil, fmt.Errorf("%s: %w", name, redactErr(err, v, s.printed(v)))
 		}
 	}
 	return c, fs.Args(), c.check(getenv)
@@ -518,11 +518,7 @@ func (c *Config) Printable() []any {
 		"LAYERFIX_STRIPE_PRICE_PRO": c.StripePrices["pro"], "LAYERFIX_STRIPE_PRICE_FARM": c.StripePrices["farm"],
 	}
 	for _, s := range settings() {
-		v := get[s.env]
-		if s.secret && v != "" {
-			v = mask(v)
-		}
-		out = append(out, s.env, v)
+		out = append(out, s.env, s.printed(get[s.env]))
 	}
 	return out
 }
@@ -543,37 +539,96 @@ func stripePrice(tier string) func(*Config, string) error {
 	}
 }
 
-// harmlessParams are connection-string parameters printed as they are;
-// every other parameter's value (password=, sslpassword=, token=, key=...)
-// is hidden.
+// harmlessParams are connection-string parameters a secret setting's URL
+// prints as they are; every other parameter's value (password=,
+// sslpassword=, token=, key=...) is hidden.
 var harmlessParams = map[string]bool{
 	"sslmode": true, "starttls": true, "connect_timeout": true, "application_name": true, "search_path": true,
 	"timezone": true, "pool_max_conns": true, "region": true, "endpoint": true, "target_session_attrs": true,
 }
 
+// secretParam matches query parameter names whose value is a credential
+// (key=, access_token=, X-Goog-Signature=, password=, session=...).
+var secretParam = regexp.MustCompile(`(?i)key|token|secret|passw|pwd|sig|auth|cred|session|code`)
+
+const hidden = "xxxxx"
+
+// mask prints a secret setting: a URL with its password and every
+// parameter not in harmlessParams hidden, anything else as its length.
 func mask(v string) string {
 	u, err := url.Parse(v)
 	if err != nil || u.Scheme == "" || u.Host == "" {
 		return "set (" + strconv.Itoa(len(v)) + " chars, hidden)"
 	}
+	redact(u, func(k string) bool { return !harmlessParams[strings.ToLower(k)] })
+	return u.String()
+}
+
+// RedactURL prints a URL-typed setting (or any value that may be one): the
+// userinfo's password (a lone user name too, which is usually a token) and
+// the values of secret-looking query parameters are hidden. A value with
+// nothing to hide is returned as it is.
+func RedactURL(v string) string {
+	u, err := url.Parse(v)
+	if err != nil {
+		if strings.ContainsAny(v, "@?") {
+			return "set (" + strconv.Itoa(len(v)) + " chars, hidden)"
+		}
+		return v
+	}
+	if !redact(u, secretParam.MatchString) {
+		return v
+	}
+	return u.String()
+}
+
+// redact hides u's userinfo secret and the values of the query parameters
+// hide names, and drops the fragment; it reports whether it hid anything.
+func redact(u *url.URL, hide func(param string) bool) bool {
+	changed := false
 	if u.User != nil {
 		if _, has := u.User.Password(); has {
-			u.User = url.UserPassword(u.User.Username(), "xxxxx")
+			u.User = url.UserPassword(u.User.Username(), hidden)
+		} else {
+			u.User = url.User(hidden)
 		}
+		changed = true
 	}
 	if u.RawQuery != "" {
 		q := u.Query()
 		for k, vs := range q {
-			if !harmlessParams[strings.ToLower(k)] {
+			if hide(k) {
 				for i := range vs {
-					vs[i] = "xxxxx"
+					vs[i] = hidden
 				}
+				changed = true
 			}
 		}
-		u.RawQuery = q.Encode()
+		if changed {
+			u.RawQuery = q.Encode()
+		}
 	}
-	u.Fragment = ""
-	return u.Redacted()
+	if u.Fragment != "" {
+		u.Fragment, u.RawFragment, changed = "", "", true
+	}
+	return changed
+}
+
+// redactErr replaces a setting's value in its error by what the log may show.
+func redactErr(err error, v, shown string) error {
+	if v == shown || v == "" {
+		return err
+	}
+	msg := strings.ReplaceAll(err.Error(), strconv.Quote(v), strconv.Quote(shown))
+	return errors.New(strings.ReplaceAll(msg, v, shown))
+}
+
+// printed is how a setting's value may appear in the log.
+func (s setting) printed(v string) string {
+	if s.secret && v != "" {
+		return mask(v)
+	}
+	return RedactURL(v)
 }
 
 func joinNets(ns []*net.IPNet) string {

@@ -130,14 +130,19 @@ func (s *Server) errorHandler(err error, c echo.Context) {
 	}
 	var ae *APIError
 	var he *echo.HTTPError
+	// An APIError is an answer the code chose; whoever chose it logged its
+	// cause, if it has one. Only other errors and panics (with their stack)
+	// are faults to log here.
+	chosen := errors.As(err, &ae)
 	switch {
-	case errors.As(err, &ae):
+	case chosen:
 	case errors.As(err, &he):
 		ae = fromEchoError(he)
 	default:
 		ae = apiErr(http.StatusInternalServerError, CodeInternal, "Something went wrong on our side. Please try again.")
 	}
-	if ae.Status >= 500 {
+	var pe *panicError
+	if errors.As(err, &pe) || (!chosen && ae.Status >= 500) {
 		s.log.Error("request failed", "method", c.Request().Method, "path", c.Request().URL.Path,
 			"request_id", c.Response().Header().Get(echo.HeaderXRequestID), "err", err)
 	}

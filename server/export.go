@@ -57,26 +57,11 @@ func (h *issuesAPI) export(c echo.Context) error {
 	hdr.Set("Content-Disposition", fmt.Sprintf(`attachment; filename="%s"`, name))
 	hdr.Set("Cache-Control", "no-store")
 	// Streamed a page of rows at a time: memory stays bounded for a farm's whole history.
+	if format == "json" {
+		return h.streamIssues(c, echo.MIMEApplicationJSONCharsetUTF8, func(v *store.IssueView) (any, error) { return exportOf(v), nil })
+	}
 	ctx, user := c.Request().Context(), currentUser(c)
 	res := c.Response()
-	if format == "json" {
-		hdr.Set(echo.HeaderContentType, echo.MIMEApplicationJSONCharsetUTF8)
-		res.WriteHeader(http.StatusOK)
-		enc := json.NewEncoder(res)
-		sep := "["
-		err := h.store.EachIssue(ctx, user.ID, func(v *store.IssueView) error {
-			if _, err := io.WriteString(res, sep); err != nil {
-				return err
-			}
-			sep = ","
-			return enc.Encode(exportOf(v))
-		})
-		if sep == "[" {
-			io.WriteString(res, "[")
-		}
-		io.WriteString(res, "]\n")
-		return err
-	}
 	hdr.Set(echo.HeaderContentType, "text/csv; charset=utf-8")
 	res.WriteHeader(http.StatusOK)
 	w := csv.NewWriter(res)
@@ -99,6 +84,41 @@ func (h *issuesAPI) export(c echo.Context) error {
 		return fmt.Errorf("export issues: %w", err)
 	}
 	return nil
+}
+
+// streamIssues answers the caller's whole issue log as one JSON array of
+// elem(issue), written as the store reads the rows in batches, so memory
+// stays bounded however long the log. The status goes first: a failure
+// later cuts the array short (and is logged), as a dropped connection would.
+func (h *issuesAPI) streamIssues(c echo.Context, contentType string, elem func(*store.IssueView) (any, error)) error {
+	ctx, user := c.Request().Context(), currentUser(c)
+	res := c.Response()
+	res.Header().Set(echo.HeaderContentType, contentType)
+	res.WriteHeader(http.StatusOK)
+	enc := json.NewEncoder(res)
+	sep := "["
+	err := h.store.EachIssue(ctx, user.ID, func(v *store.IssueView) error {
+		e, err := elem(v)
+		if err != nil {
+			return err
+		}
+		if _, err := io.WriteString(res, sep); err != nil {
+			return err
+		}
+		sep = ","
+		return enc.Encode(e)
+	})
+	if sep == "[" {
+		io.WriteString(res, sep)
+	}
+	io.WriteString(res, "]\n")
+	if err != nil {
+		err = fmt.Errorf("stream issues of user %d: %w", user.ID, err)
+		if ctx.Err() == nil { // not a client that went away
+			h.log.Error("list cut short", "err", err)
+		}
+	}
+	return err
 }
 
 // csvRecord is one issue as a CSV row, made safe for spreadsheets.

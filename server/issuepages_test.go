@@ -1,9 +1,11 @@
 package server
 
 import (
+	"context"
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
+	"net/http/httptest"
 	"net/url"
 	"strings"
 	"testing"
@@ -156,5 +158,88 @@ func TestIssuePagesFiltersSummaryAndExport(t *testing.T) {
 	w = ws.do(t, "GET", "/api/issues/export?format=json", "", bob...)
 	if strings.TrimSpace(w.Body.String()) != "[]" {
 		t.Fatalf("empty json export: %q", w.Body.String())
+	}
+}
+
+// rowCountingStore hands the real store's rows to the issue routes and
+// notes, for each row, how many bytes the client had received by then.
+type rowCountingStore struct {
+	*store.Store
+	out      *byteCountingWriter
+	sentWhen []int // bytes the client had when row i was handed out
+}
+
+func (s *rowCountingStore) EachIssue(ctx context.Context, userID int64, fn func(*store.IssueView) error) error {
+	return s.Store.EachIssue(ctx, userID, func(v *store.IssueView) error {
+		s.sentWhen = append(s.sentWhen, s.out.n)
+		return fn(v)
+	})
+}
+
+type byteCountingWriter struct {
+	*httptest.ResponseRecorder
+	n int
+}
+
+func (w *byteCountingWriter) Write(p []byte) (int, error) {
+	w.n += len(p)
+	return w.ResponseRecorder.Write(p)
+}
+
+// TestUnpagedIssueListStreams: GET /api/issues without page parameters
+// answers the whole log in the same shape (a JSON array of issues, newest
+// first) but never holds more than one batch of rows: when the store hands
+// out a row, every issue more than a batch before it is already with the
+// client, whatever the log's size.
+func TestUnpagedIssueListStreams(t *testing.T) {
+	const n, batch = 5000, 600 // the store reads 500 rows at a time
+	ws := newWorkspace(t, nil)
+	ada := ws.user(t, "ada@example.com")
+	pr := ws.addPrinter(t, ada, "Mk4", "Prusa")
+	var prof struct{ ID int64 }
+	json.Unmarshal(ws.do(t, "GET", "/api/user/profile", "", ada...).Body.Bytes(), &prof)
+	checklist := store.JSON(`{"summary":"Stringing from retraction","steps":[{"title":"Increase retraction","description":"5 mm","priority":"high"}],"additionalTips":[]}`)
+	rows := make([]store.Issue, n)
+	for i := range rows {
+		rows[i] = store.Issue{UserID: prof.ID, PrinterID: &pr.ID, Category: "stringing", Status: store.StatusPending,
+			Description: fmt.Sprintf("issue %d: strings between the towers", i), AIChecklist: checklist,
+			CreatedAt: ws.clock.now().Add(-time.Duration(i) * time.Minute)}
+	}
+	if err := ws.store.CreateIssues(t.Context(), rows); err != nil {
+		t.Fatal(err)
+	}
+	user, err := ws.store.UserByID(t.Context(), prof.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	out := &byteCountingWriter{ResponseRecorder: httptest.NewRecorder()}
+	counting := &rowCountingStore{Store: ws.store, out: out}
+	h := &issuesAPI{store: counting, photos: ws.photos, signer: ws.signer, now: ws.clock.now, log: ws.log}
+	c := ws.e.NewContext(httptest.NewRequest("GET", "/api/issues", nil), out)
+	c.Set(userKey, user)
+	if err := h.list(c); err != nil || out.Code != 200 {
+		t.Fatalf("list: %v %d", err, out.Code)
+	}
+	var items []json.RawMessage
+	if err := json.Unmarshal(out.Body.Bytes(), &items); err != nil || len(items) != n {
+		t.Fatalf("not an array of %d issues (%d, %v)", n, len(items), err)
+	}
+	var first, last issueJSON
+	json.Unmarshal(items[0], &first)
+	json.Unmarshal(items[n-1], &last)
+	if first.Description != "issue 0: strings between the towers" || last.Description != fmt.Sprintf("issue %d: strings between the towers", n-1) ||
+		first.Printer == nil || first.Printer.Name != "Mk4" || first.AIChecklistSignature == "" {
+		t.Fatalf("not the issue shape, newest first: %s ... %s", items[0], items[n-1])
+	}
+	if len(counting.sentWhen) != n {
+		t.Fatalf("the store handed out %d of %d rows in batches: the list was read whole", len(counting.sentWhen), n)
+	}
+	delivered := 0 // bytes of the issues a batch before row i
+	for i := batch; i < n; i++ {
+		delivered += len(items[i-batch])
+		if counting.sentWhen[i] < delivered {
+			t.Fatalf("row %d handed out with %d bytes sent: more than %d rows held before writing", i, counting.sentWhen[i], batch)
+		}
 	}
 }

@@ -26,7 +26,6 @@ type issueStore interface {
 	ConsumeUserCredit(ctx context.Context, userID int64, now time.Time, limit int) (bool, error)
 	RefundUserCredit(ctx context.Context, userID int64, now time.Time) error
 	CreateIssue(ctx context.Context, is *store.Issue) error
-	ListIssues(ctx context.Context, userID int64) ([]store.IssueView, error)
 	IssuePage(ctx context.Context, userID int64, f store.IssueFilter, after *store.IssueCursor, limit int) ([]store.IssueView, *store.IssueCursor, int64, error)
 	CountIssues(ctx context.Context, userID int64) (store.IssueCounts, error)
 	EachIssue(ctx context.Context, userID int64, fn func(*store.IssueView) error) error
@@ -327,21 +326,15 @@ func (h *issuesAPI) history(ctx context.Context, userID, printerID int64) ([]ai.
 	return out, nil
 }
 
+// list handles GET /api/issues: a page with any page parameter, else the
+// whole log, streamed.
 func (h *issuesAPI) list(c echo.Context) error {
 	if wantsPage(c) {
 		return h.page(c)
 	}
-	ctx := c.Request().Context()
-	rows, err := h.store.ListIssues(ctx, currentUser(c).ID)
-	if err != nil {
-		return err
-	}
-	out, err := h.views(ctx, rows)
-	if err != nil {
-		return err
-	}
 	c.Response().Header().Set("Cache-Control", "no-store")
-	return c.JSON(http.StatusOK, out)
+	ctx := c.Request().Context()
+	return h.streamIssues(c, echo.MIMEApplicationJSON, func(v *store.IssueView) (any, error) { return h.view(ctx, v) })
 }
 
 // load returns the caller's issue :id or a 404.

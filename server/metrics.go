@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -21,6 +22,7 @@ import (
 // one). Labels are route templates and fixed words, never ids or user
 // input, so the series stay few.
 type metrics struct {
+	routes     map[string]bool // route templates, set once every route is registered
 	reg        *prometheus.Registry
 	requests   *prometheus.CounterVec
 	latency    *prometheus.HistogramVec
@@ -81,7 +83,9 @@ func (m *metrics) handler() http.Handler {
 }
 
 // middleware counts every request by its route template (the SPA's pages
-// all count as "spa") and the allowance refusals by code.
+// all count as "spa") and the allowance refusals by code. Method, route and
+// status come from a fixed set each, whatever the client sends, so the
+// number of series stays bounded.
 func (m *metrics) middleware(basePath string) echo.MiddlewareFunc {
 	return func(next echo.HandlerFunc) echo.HandlerFunc {
 		return func(c echo.Context) error {
@@ -99,19 +103,52 @@ func (m *metrics) middleware(basePath string) echo.MiddlewareFunc {
 			} else if err != nil {
 				status = http.StatusInternalServerError
 			}
-			route := c.Path()
-			if len(route) >= len(basePath) {
-				route = route[len(basePath):]
-			}
-			if route == "" || route == "/*" || route == "/" {
-				route = "spa"
-			}
-			method := c.Request().Method
-			m.requests.WithLabelValues(route, method, strconv.Itoa(status)).Inc()
+			route, method := m.routeLabel(c.Path(), basePath), methodLabel(c.Request().Method)
+			m.requests.WithLabelValues(route, method, statusLabel(status)).Inc()
 			m.latency.WithLabelValues(route, method).Observe(time.Since(start).Seconds())
 			return err
 		}
 	}
+}
+
+// setRoutes records the route templates the labels may name.
+func (m *metrics) setRoutes(routes []*echo.Route, basePath string) {
+	known := map[string]bool{}
+	for _, r := range routes {
+		known[m.routeLabel(r.Path, basePath)] = true
+	}
+	m.routes = known
+}
+
+// routeLabel is the route template without the base path; the app's pages
+// are "spa", anything that is not a registered template "other".
+func (m *metrics) routeLabel(path, basePath string) string {
+	route := strings.TrimPrefix(path, basePath)
+	if route == "" || route == "/*" || route == "/" {
+		return "spa"
+	}
+	if m.routes != nil && !m.routes[route] {
+		return "other"
+	}
+	return route
+}
+
+// methodLabel is the request method when HTTP defines it, else "other".
+func methodLabel(method string) string {
+	switch method {
+	case http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch,
+		http.MethodDelete, http.MethodOptions, http.MethodConnect, http.MethodTrace:
+		return method
+	}
+	return "other"
+}
+
+// statusLabel is the status code when it is one, else "other".
+func statusLabel(status int) string {
+	if status < 100 || status > 599 {
+		return "other"
+	}
+	return strconv.Itoa(status)
 }
 
 // analyzer counts analyses by the engine that answered.

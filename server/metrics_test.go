@@ -1,6 +1,9 @@
 package server
 
 import (
+	"math/rand/v2"
+	"net/http/httptest"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -48,5 +51,66 @@ func TestMetrics(t *testing.T) {
 	off := newTestServer(t, nil, engine)
 	if w := off.do(t, "GET", "/metrics", ""); w.Code != 404 || strings.Contains(w.Body.String(), "layerfix_http_requests_total") {
 		t.Fatalf("metrics off: %d %q", w.Code, w.Body.String())
+	}
+}
+
+// TestMetricsLabelsBounded: request methods and paths are the client's
+// choice, so every label they reach is one of a fixed set: methods outside
+// HTTP's own are "other", and a path no route serves counts under its
+// fallback route, never as itself. The same holds when /metrics is served
+// on a private LAYERFIX_METRICS_ADDR.
+func TestMetricsLabelsBounded(t *testing.T) {
+	for _, env := range []map[string]string{
+		{"LAYERFIX_METRICS": "on", "LAYERFIX_BASE_PATH": "/lf"},
+		{"LAYERFIX_METRICS_ADDR": "127.0.0.1:0"},
+	} {
+		ts := newTestServer(t, env, nil)
+		rng := rand.New(rand.NewPCG(1, 2))
+		word := func() string {
+			b := make([]byte, 4+rng.IntN(8))
+			for i := range b {
+				b[i] = byte('A' + rng.IntN(26))
+			}
+			return string(b)
+		}
+		flood := func(n int) string {
+			for range n {
+				ts.do(t, word(), "/api/"+word(), "")
+				ts.do(t, word(), "/lf/"+word()+"/"+word(), "")
+				ts.do(t, "get", "/"+word(), "")
+				ts.do(t, "GET", "/healthz/"+word(), "")
+			}
+			w := httptest.NewRecorder()
+			ts.metrics.handler().ServeHTTP(w, httptest.NewRequest("GET", "/metrics", nil))
+			return w.Body.String()
+		}
+		first := flood(100)
+		routes := map[string]bool{"spa": true, "other": true}
+		for _, r := range ts.e.Routes() {
+			routes[strings.TrimPrefix(r.Path, ts.cfg.BasePath)] = true
+		}
+		methods := map[string]bool{"GET": true, "HEAD": true, "POST": true, "PUT": true, "PATCH": true, "DELETE": true,
+			"OPTIONS": true, "CONNECT": true, "TRACE": true, "other": true}
+		label := regexp.MustCompile(`(\w+)="([^"]*)"`)
+		for _, line := range strings.Split(first, "\n") {
+			if !strings.HasPrefix(line, "layerfix_http_") {
+				continue
+			}
+			for _, m := range label.FindAllStringSubmatch(line, -1) {
+				switch m[1] {
+				case "method":
+					if !methods[m[2]] {
+						t.Fatalf("%v: method label %q from the client: %s", env, m[2], line)
+					}
+				case "route":
+					if !routes[m[2]] {
+						t.Fatalf("%v: route label %q is no route: %s", env, m[2], line)
+					}
+				}
+			}
+		}
+		if second := flood(400); len(second) > len(first)+len(first)/10 {
+			t.Fatalf("%v: /metrics grew from %d to %d bytes with more random requests", env, len(first), len(second))
+		}
 	}
 }

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -24,39 +25,59 @@ var routeBodyLimits = map[string]int64{
 	"POST /api/troubleshoot":   maxJSONBody,
 	"POST /api/share-results":  1 << 20,
 	"POST /api/stripe/webhook": 1 << 20,
+	"POST /api/upload-images":  maxUploadBody,
 }
 
-// bodyLimit refuses bodies over limit bytes: at once when Content-Length
-// says so, otherwise while reading, never reading more than limit+1 bytes.
-func bodyLimit(limit int64) echo.MiddlewareFunc {
-	return bodyLimitFunc(func(echo.Context) int64 { return limit })
-}
-
-// routeBodyLimit is bodyLimit with the limit of the matched route.
+// routeBodyLimit refuses bodies over the matched route's limit (every route,
+// pages and probes included, so no body goes unbounded): at once when
+// Content-Length says so, otherwise while reading, never reading more than
+// limit+1 bytes.
 func routeBodyLimit(basePath string) echo.MiddlewareFunc {
-	return bodyLimitFunc(func(c echo.Context) int64 {
-		if n, ok := routeBodyLimits[c.Request().Method+" "+strings.TrimPrefix(c.Path(), basePath)]; ok {
-			return n
-		}
-		return maxSmallJSON
-	})
-}
-
-func bodyLimitFunc(limitOf func(echo.Context) int64) echo.MiddlewareFunc {
 	return func(next echo.HandlerFunc) echo.HandlerFunc {
 		return func(c echo.Context) error {
 			req := c.Request()
-			limit := limitOf(c)
+			limit, ok := routeBodyLimits[req.Method+" "+strings.TrimPrefix(c.Path(), basePath)]
+			if !ok {
+				limit = maxSmallJSON
+			}
+			rc := http.NewResponseController(c.Response().Writer)
 			if req.ContentLength > limit {
+				// Refused unread, and the connection closed at once: the
+				// server would otherwise wait to drain the body first.
+				c.Response().Header().Set(echo.HeaderConnection, "close")
+				_ = rc.SetReadDeadline(time.Now())
 				return tooLargeErr(limit)
 			}
-			// A body trickled in byte by byte holds a connection only as
-			// long as a real client on a slow line needs for this size.
-			_ = http.NewResponseController(c.Response().Writer).SetReadDeadline(time.Now().Add(readTimeFor(limit)))
-			req.Body = http.MaxBytesReader(c.Response(), req.Body, limit)
+			if req.ContentLength != 0 {
+				// A body trickled in byte by byte holds a connection only as
+				// long as a real client on a slow line needs for this size.
+				// The deadline ends with the body: it must not cut the answer.
+				_ = rc.SetReadDeadline(time.Now().Add(readTimeFor(limit)))
+				// The server's own writer: past the limit it closes the connection too.
+				req.Body = http.MaxBytesReader(c.Response().Writer, &deadlineBody{ReadCloser: req.Body, rc: rc}, limit)
+			}
 			return next(c)
 		}
 	}
+}
+
+// deadlineBody lifts the connection's read deadline once the body is read:
+// the server goes on reading the connection while the answer is written
+// (to notice a client that left), and a deadline passing then would cancel
+// the request.
+type deadlineBody struct {
+	io.ReadCloser
+	rc   *http.ResponseController
+	done bool
+}
+
+func (b *deadlineBody) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	if err == io.EOF && !b.done {
+		b.done = true
+		_ = b.rc.SetReadDeadline(time.Time{})
+	}
+	return n, err
 }
 
 // Read deadlines by body size: a small JSON form must arrive in seconds;
@@ -94,7 +115,7 @@ func requestLogger(log *slog.Logger) echo.MiddlewareFunc {
 		LogValuesFunc: func(c echo.Context, v middleware.RequestLoggerValues) error {
 			level := slog.LevelInfo
 			switch {
-			case v.Status >= 500:
+			case serverFault(v.Status):
 				level = slog.LevelError
 			case strings.HasSuffix(v.URIPath, "/healthz") && v.Status == http.StatusOK:
 				level = slog.LevelDebug // probes every few seconds would drown the log
@@ -107,6 +128,14 @@ func requestLogger(log *slog.Logger) echo.MiddlewareFunc {
 			return nil
 		},
 	})
+}
+
+// serverFault reports whether a response status is the server's own
+// failure. A 503 is a refusal the server means to give (billing off, a
+// provider or the database not answering, whose cause is logged where it is
+// found), and every visitor can provoke one, so it is not an error.
+func serverFault(status int) bool {
+	return status >= 500 && status != http.StatusServiceUnavailable
 }
 
 // recoverer turns a panic into a JSON 500; the error handler logs the

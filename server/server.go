@@ -132,7 +132,8 @@ func New(cfg *Config, d Deps) (*Server, error) {
 	}
 
 	e.Pre(middleware.RequestIDWithConfig(middleware.RequestIDConfig{}))
-	e.Use(requestLogger(d.Logger), recoverer(), securityHeaders(contentSecurityPolicy(cfg, csp), cfg.TrustedProxies))
+	e.Use(requestLogger(d.Logger), recoverer(), securityHeaders(contentSecurityPolicy(cfg, csp), cfg.TrustedProxies),
+		routeBodyLimit(cfg.BasePath))
 	if s.metrics != nil {
 		e.Use(s.metrics.middleware(cfg.BasePath))
 	}
@@ -166,7 +167,7 @@ func New(cfg *Config, d Deps) (*Server, error) {
 		root.GET("/healthz", health)
 		e.GET("/", func(c echo.Context) error { return c.Redirect(http.StatusFound, cfg.BasePath+"/") })
 	}
-	api := root.Group("/api", routeBodyLimit(cfg.BasePath), authenticate(auth, cfg.BasePath))
+	api := root.Group("/api", authenticate(auth, cfg.BasePath))
 
 	if cfg.AuthMode == "local" {
 		la := s.local
@@ -205,6 +206,9 @@ func New(cfg *Config, d Deps) (*Server, error) {
 	root.HEAD("/*", app.handle)
 	if cfg.BasePath != "" {
 		root.GET("", app.handle)
+	}
+	if s.metrics != nil {
+		s.metrics.setRoutes(e.Routes(), cfg.BasePath)
 	}
 	return s, nil
 }

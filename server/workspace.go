@@ -42,15 +42,14 @@ func (s *Server) registerWorkspace(api *echo.Group, d Deps) {
 	api.PUT("/issues/:id/checked-steps", is.checkedSteps)
 	api.POST("/issues/:id/refine", is.refine)
 
-	// Uploads need a larger body limit than the API group's, and photos
-	// must load in <img> tags without a bearer token, so both routes sit
-	// outside the group with their own middleware.
+	// Photos must load in <img> tags without a bearer token, so the photo
+	// routes sit outside the group with their own middleware.
 	auth := d.Authenticator
 	if s.cfg.AuthMode != "firebase" || auth == nil {
 		auth = s.local
 	}
 	base := s.cfg.BasePath + "/api"
-	s.e.POST(base+"/upload-images", ph.upload, bodyLimit(maxUploadBody), authenticate(auth, s.cfg.BasePath))
+	s.e.POST(base+"/upload-images", ph.upload, authenticate(auth, s.cfg.BasePath))
 	s.e.GET(base+"/photos/:name", ph.serve, optionalUser(auth))
 	s.e.HEAD(base+"/photos/:name", ph.serve, optionalUser(auth))
 }

@@ -47,17 +47,6 @@ func (s *Store) CreateIssue(ctx context.Context, is *Issue) error {
 	return nil
 }
 
-// ListIssues returns the user's issues, newest first.
-func (s *Store) ListIssues(ctx context.Context, userID int64) ([]IssueView, error) {
-	out := []IssueView{}
-	err := s.issueViews(ctx).Where("issues.user_id = ?", userID).
-		Order("issues.created_at DESC, issues.id DESC").Find(&out).Error
-	if err != nil {
-		return nil, fmt.Errorf("list issues of user %d: %w", userID, err)
-	}
-	return out, nil
-}
-
 // IssueByID returns the user's issue, or ErrNotFound.
 func (s *Store) IssueByID(ctx context.Context, userID, id int64) (*IssueView, error) {
 	var v IssueView

@@ -53,7 +53,7 @@ func TestPrintersAreScopedAndDeleteKeepsIssues(t *testing.T) {
 		if err := s.DeletePrinter(ctx, ada.ID, p.ID); err != nil {
 			t.Fatal(err)
 		}
-		list, err := s.ListIssues(ctx, ada.ID)
+		list, _, _, err := s.IssuePage(ctx, ada.ID, IssueFilter{}, nil, 10)
 		if err != nil || len(list) != 1 || list[0].PrinterID != nil || list[0].PrinterName != nil {
 			t.Fatalf("issues after printer delete: %+v %v", list, err)
 		}

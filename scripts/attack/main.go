@@ -21,6 +21,8 @@ import (
 	"image/color"
 	"image/png"
 	"io"
+	"log/slog"
+	"math/rand/v2"
 	"mime/multipart"
 	"net"
 	"net/http"
@@ -32,6 +34,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/layerfix/layerfix/store"
 )
 
 const (
@@ -52,10 +56,13 @@ func main() {
 
 type server struct {
 	base string
+	dir  string // holds data/ and server.log
 	cmd  *exec.Cmd
 }
 
-func start(bin string) (*server, error) {
+// start runs the binary on a free loopback port with a fresh data dir;
+// extra are more LAYERFIX_* settings.
+func start(bin string, extra ...string) (*server, error) {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return nil, err
@@ -79,6 +86,7 @@ func start(bin string) (*server, error) {
 		// address with X-Forwarded-For: the quota then lets the memory
 		// attacks through, as it would for many real clients.
 		"LAYERFIX_TRUSTED_PROXIES=127.0.0.1/32", "LAYERFIX_LOG_FORMAT=json")
+	cmd.Env = append(cmd.Env, extra...)
 	logf, err := os.Create(filepath.Join(dir, "server.log"))
 	if err != nil {
 		return nil, err
@@ -87,7 +95,7 @@ func start(bin string) (*server, error) {
 	if err := cmd.Start(); err != nil {
 		return nil, err
 	}
-	s := &server{base: "http://" + addr, cmd: cmd}
+	s := &server{base: "http://" + addr, dir: dir, cmd: cmd}
 	deadline := time.Now().Add(30 * time.Second)
 	for time.Now().Before(deadline) {
 		if r, err := http.Get(s.base + "/healthz"); err == nil {
@@ -386,6 +394,8 @@ func run(bin string) error {
 	check("webhook with billing off", c == 404, "answer %d", c)
 	held := trickle(s.base)
 	check("trickled body cut short", held <= 15*time.Second, "connection closed after %v", held.Round(100*time.Millisecond))
+	metricsFlood(bin)
+	unpagedLists(bin)
 
 	fmt.Println()
 	fmt.Printf("%-34s %s\n", "peak RSS (VmHWM)", fmt.Sprintf("%d MiB (idle %d MiB, after the attacks %d MiB)", hwm>>20, idle>>20, cur>>20))
@@ -491,4 +501,139 @@ func limiterFill(base string) {
 		"%d sent in %v (%.0f/s), answers %v", sent, took.Round(100*time.Millisecond), float64(sent)/took.Seconds(), codes)
 	c := post(map[string]string{"email": "fill-visitor@example.com", "password": "correct-horse-battery"}, "192.0.2.77")
 	check("limiter fill: a new visitor signs in", c == 200, "answer %d", c)
+}
+
+// metricsFlood sends 10,000 requests with random methods to random paths of
+// a server with LAYERFIX_METRICS=on: every label a client chooses maps to a
+// fixed set, so /metrics stays small.
+func metricsFlood(bin string) {
+	const name, n, bound = "metrics flood (10,000 random methods)", 10_000, 200 << 10
+	s, err := start(bin, "LAYERFIX_METRICS=on")
+	if err != nil {
+		check(name, false, "%v", err)
+		return
+	}
+	defer s.cmd.Process.Kill()
+	scrape := func() int {
+		r, err := client.Get(s.base + "/metrics")
+		if err != nil {
+			return -1
+		}
+		defer r.Body.Close()
+		size, _ := io.Copy(io.Discard, io.LimitReader(r.Body, 1<<30))
+		return int(size)
+	}
+	before := scrape()
+	var sent atomic.Int64
+	parallel(16, func(i int) int {
+		rng := rand.New(rand.NewPCG(uint64(i), 7))
+		word := func(k int) string {
+			b := make([]byte, k)
+			for i := range b {
+				b[i] = byte('A' + rng.IntN(26))
+			}
+			return string(b)
+		}
+		for sent.Add(1) <= n {
+			path := []string{"/api/issues", "/", "/api/" + word(8), "/" + word(6) + "/" + word(6)}[rng.IntN(4)]
+			do(word(3+rng.IntN(8)), s.base+path, "", nil)
+		}
+		return 0
+	})
+	after := scrape()
+	hwm, _ := s.rss()
+	check(name, after > 0 && after <= bound, "/metrics %d KB before, %d KB after (bound %d KB), server peak RSS %d MiB",
+		before>>10, after>>10, bound>>10, hwm>>20)
+}
+
+// unpagedLists seeds one account with 10,000 issues (through the store,
+// as make bench-farm does, while the server runs) and asks for the whole
+// log without page parameters 8 times at once: the server streams it, so
+// its peak RSS stays under the bound.
+func unpagedLists(bin string) {
+	const name, n, lists = "8 concurrent unpaged lists of 10,000", 10_000, 8
+	s, err := start(bin)
+	if err != nil {
+		check(name, false, "%v", err)
+		return
+	}
+	defer s.cmd.Process.Kill()
+	fail := func(format string, a ...any) { check(name, false, format, a...) }
+	code, body := postJSON(s.base+"/api/auth/signup", map[string]string{"email": "farm@example.com", "password": "a-long-farm-password", "displayName": "F"},
+		"X-Forwarded-For", "198.51.104.1")
+	var sess struct{ Token string }
+	json.Unmarshal(body, &sess)
+	if code != 201 || sess.Token == "" {
+		fail("sign up: %d %s", code, body)
+		return
+	}
+	auth := []string{"Authorization", "Bearer " + sess.Token}
+	code, body = postJSON(s.base+"/api/printers", map[string]string{"name": "Farm 01", "brand": "Prusa"}, auth...)
+	var printer struct{ ID int64 }
+	json.Unmarshal(body, &printer)
+	_, checklist := postJSON(s.base+"/api/troubleshoot", analysis(nil), "X-Forwarded-For", "198.51.104.2")
+	req, _ := http.NewRequest("GET", s.base+"/api/user/profile", nil)
+	req.Header.Set(auth[0], auth[1])
+	var prof struct{ ID int64 }
+	if r, err := client.Do(req); err == nil {
+		json.NewDecoder(r.Body).Decode(&prof)
+		r.Body.Close()
+	}
+	if code != 201 || printer.ID == 0 || prof.ID == 0 || !json.Valid(checklist) {
+		fail("printer %d, user %d, analysis %q", code, prof.ID, checklist)
+		return
+	}
+
+	st, err := store.Open(context.Background(), store.Options{DataDir: filepath.Join(s.dir, "data"), Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		fail("open the store: %v", err)
+		return
+	}
+	desc := strings.Repeat("Thin strings between every part of the plate, PETG at 240 °C, 20 % infill. ", 6)
+	rows := make([]store.Issue, 0, 1000)
+	for i := 0; i < n && err == nil; i++ {
+		rows = append(rows, store.Issue{UserID: prof.ID, PrinterID: &printer.ID, Category: "stringing", Status: store.StatusResolved,
+			Description: fmt.Sprintf("%d: %s", i, desc), AIChecklist: store.JSON(checklist),
+			WorkingRecommendations: store.StringList{"Increase retraction", "Dry the filament"},
+			CreatedAt:              time.Now().UTC().Add(-time.Duration(i) * time.Minute)})
+		if len(rows) == cap(rows) {
+			err, rows = st.CreateIssues(context.Background(), rows), rows[:0]
+		}
+	}
+	st.Close()
+	if err != nil {
+		fail("seed: %v", err)
+		return
+	}
+
+	idle, _ := s.rss()
+	var size atomic.Int64
+	var count atomic.Int64
+	codes := parallel(lists, func(i int) int {
+		req, _ := http.NewRequest("GET", s.base+"/api/issues", nil)
+		req.Header.Set(auth[0], auth[1])
+		r, err := client.Do(req)
+		if err != nil {
+			return 0
+		}
+		defer r.Body.Close()
+		if r.StatusCode >= 500 {
+			fivexx.Add(1)
+		}
+		if i > 0 {
+			k, _ := io.Copy(io.Discard, r.Body)
+			size.Store(k)
+			return r.StatusCode
+		}
+		var items []json.RawMessage
+		if json.NewDecoder(r.Body).Decode(&items) != nil {
+			return -1
+		}
+		count.Store(int64(len(items)))
+		return r.StatusCode
+	})
+	hwm, _ := s.rss()
+	check(name, codes[200] == lists && count.Load() == n && hwm <= maxRSS,
+		"answers %v, %d issues and %.1f MB each, server peak RSS %d MiB (idle %d MiB, bound %d MiB)",
+		codes, count.Load(), float64(size.Load())/1e6, hwm>>20, idle>>20, maxRSS>>20)
 }

@@ -114,7 +114,8 @@ paths = {
  "/api/photos/{name}": {"get": op("A photo, for its owner (bearer token) or a valid signed URL; anyone else gets 404", ok({"type": "string", "contentMediaType": "image/jpeg"}, ctype="image/jpeg") | errs("404"), auth=None,
                                   params=[p("name"), p("sig", "query", desc="signature of a photo URL"), p("exp", "query", desc="expiry of a photo URL")], tags=["workspace"]),
                         "head": op("A photo's headers", ok(None) | errs("404"), auth=None, params=[p("name"), p("sig", "query"), p("exp", "query")], tags=["workspace"])},
- "/api/issues": {"get": op("The maker's issues with their printer: the whole log, or with any page parameter one page, newest first",
+ "/api/issues": {"get": op("The maker's issues with their printer, newest first: with no parameter the whole log as one array, streamed as it is read "
+                           "(memory stays bounded whatever its length); with any page parameter one page",
                          ok({"oneOf": [arr(ref("Issue")), obj({"items": arr(ref("Issue")), "nextCursor": nullable(S), "total": I}, ["items", "nextCursor", "total"])]}) | errs("400", "401"),
                          params=[p("limit", "query", I, "1-200, default 50"), p("cursor", "query", S, "nextCursor of the previous page"),
                                  p("status", "query", {"enum": ["all", "open", "pending", "in-progress", "resolved"]}),
