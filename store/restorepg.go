@@ -166,7 +166,9 @@ func checkPgTOC(toc []pgTOCEntry, ref *pgReference, version int) ([]string, erro
 		switch e.desc {
 		case "TABLE", "TABLE DATA":
 			if ref.columns[e.tag] == nil {
-				problems = append(problems, fmt.Sprintf("an extra table %q", e.tag))
+				if e.desc == "TABLE" {
+					problems = append(problems, fmt.Sprintf("an extra table %q", e.tag))
+				}
 				continue
 			}
 			seen[e.tag] = true
@@ -176,12 +178,14 @@ func checkPgTOC(toc []pgTOCEntry, ref *pgReference, version int) ([]string, erro
 			case e.desc == "TABLE DATA":
 				data[e.tag] = e.line
 			}
-		case "SEQUENCE SET":
+		case "SEQUENCE":
 			if !ref.sequences[e.tag] {
 				problems = append(problems, fmt.Sprintf("an extra sequence %q", e.tag))
-				continue
 			}
-			seqs = append(seqs, e.line)
+		case "SEQUENCE SET":
+			if ref.sequences[e.tag] {
+				seqs = append(seqs, e.line)
+			}
 		default:
 			if !slices.Contains(pgAllowedDesc, e.desc) {
 				f := strings.Fields(e.desc) // kind, schema, name, owner
@@ -383,6 +387,8 @@ func loadPgData(ctx context.Context, tx pgx.Tx, r *bufio.Reader, ref *pgReferenc
 		}
 		l := strings.TrimSuffix(string(line), "\n")
 		switch {
+		case strings.HasPrefix(l, "SET client_encoding = ") && l != "SET client_encoding = 'UTF8';":
+			return nil, fmt.Errorf("restore: the PostgreSQL backup's data is not UTF-8 (%s)", l)
 		case l == "", strings.HasPrefix(l, "--"), strings.HasPrefix(l, "SET "),
 			strings.HasPrefix(l, "SELECT pg_catalog.set_config('search_path', '', false);"),
 			strings.HasPrefix(l, `\restrict `), strings.HasPrefix(l, `\unrestrict `):
