@@ -324,3 +324,29 @@ func TestRestoreBoundsWhatItUnpacks(t *testing.T) {
 		})
 	}
 }
+
+// A photo deleted after the backup listed it is still copied (through its
+// hard link), so the archive holds exactly what backup.json lists.
+func TestBackupKeepsPhotosDeletedWhileItRuns(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	disk := blob.NewDisk(filepath.Join(dir, "photos"))
+	for _, name := range []string{"aa1.jpg", "bb2.jpg"} {
+		if err := disk.Put(ctx, name, []byte("bytes of "+name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	photos, err := listPhotos(dir, filepath.Join(dir, ".backup-test", "links"))
+	if err != nil || len(photos) != 2 {
+		t.Fatalf("listed %v, %v", photos, err)
+	}
+	for _, p := range photos {
+		if err := disk.Delete(ctx, filepath.Base(p.name)); err != nil {
+			t.Fatal(err)
+		}
+		b, err := os.ReadFile(p.src)
+		if err != nil || int64(len(b)) != p.size || string(b) != "bytes of "+filepath.Base(p.name) {
+			t.Fatalf("%s after its deletion: %q, %v", p.name, b, err)
+		}
+	}
+}
