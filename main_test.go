@@ -1,7 +1,9 @@
 package main
 
 import (
+	"archive/tar"
 	"bytes"
+	"compress/gzip"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -235,6 +237,34 @@ func TestBackupAndRestoreCommands(t *testing.T) {
 	}
 	if err := restoreCmd(nil, io.Discard); err == nil || !strings.Contains(err.Error(), "usage") {
 		t.Fatalf("restore without a file: %v", err)
+	}
+}
+
+// TestRestoreCommandRefusesWhatTheDiskCannotHold: an archive whose
+// backup.json promises more than the data dir's disk holds is refused
+// before anything is unpacked, with a message for the operator.
+func TestRestoreCommandRefusesWhatTheDiskCannotHold(t *testing.T) {
+	manifest := []byte(`{"format":2,"dialect":"sqlite","schemaVersion":1,"databaseBytes":1024,"photos":1,"photoBytes":562949953421312,"largestPhotoBytes":562949953421312}`)
+	var buf bytes.Buffer
+	gz := gzip.NewWriter(&buf)
+	tw := tar.NewWriter(gz)
+	tw.WriteHeader(&tar.Header{Name: "backup.json", Mode: 0o600, Size: int64(len(manifest)), Typeflag: tar.TypeReg})
+	tw.Write(manifest)
+	tw.WriteHeader(&tar.Header{Name: "layerfix.db", Mode: 0o600, Size: 1024, Typeflag: tar.TypeReg})
+	tw.Write(make([]byte, 1024))
+	tw.Close()
+	gz.Close()
+	file := filepath.Join(t.TempDir(), "big.tar.gz")
+	if err := os.WriteFile(file, buf.Bytes(), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	dst := t.TempDir()
+	err := restoreCmd([]string{file, "-data-dir", dst}, io.Discard)
+	if err == nil || !strings.Contains(err.Error(), "free some space first") {
+		t.Fatalf("restore: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dst, "layerfix.db")); err == nil {
+		t.Fatal("a database was restored")
 	}
 }
 

@@ -18,11 +18,15 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/jackc/pgx/v5"
 )
 
-// Backups: one .tar.gz holding the database (a consistent SQLite copy made
-// with VACUUM INTO while the server keeps writing, or a pg_dump custom
-// archive for PostgreSQL), every photo under photos/, and backup.json.
+// Backups: one .tar.gz holding backup.json first (what the archive holds
+// and how big each part is, so a restore can bound what it unpacks before
+// writing anything), then the database (a consistent SQLite copy made with
+// VACUUM INTO while the server keeps writing, or a pg_dump custom archive
+// for PostgreSQL), then every photo under photos/.
 
 const (
 	backupManifest = "backup.json"
@@ -30,18 +34,24 @@ const (
 	backupPgDump   = "layerfix.pgdump"
 	photosDir      = "photos"
 	lockFile       = "layerfix.lock"
-	// A restored entry larger than this is not a Layerfix backup.
-	maxBackupEntry = 64 << 30
+	backupFormat   = 2
+	// restoreReserve is kept free on the data dir's disk after a restore
+	// has unpacked everything (the server must still be able to write).
+	restoreReserve = 64 << 20
 )
 
-// BackupManifest describes a backup archive.
+// BackupManifest describes a backup archive. The sizes are exact: a restore
+// refuses an archive whose entries do not match them.
 type BackupManifest struct {
-	Format    int       `json:"format"`
-	Dialect   string    `json:"dialect"`
-	Schema    int       `json:"schemaVersion"`
-	CreatedAt time.Time `json:"createdAt"`
-	Photos    int       `json:"photos"`
-	Version   string    `json:"layerfixVersion"`
+	Format        int       `json:"format"`
+	Dialect       string    `json:"dialect"`
+	Schema        int       `json:"schemaVersion"`
+	CreatedAt     time.Time `json:"createdAt"`
+	DatabaseBytes int64     `json:"databaseBytes"`
+	Photos        int       `json:"photos"`
+	PhotoBytes    int64     `json:"photoBytes"`
+	LargestPhoto  int64     `json:"largestPhotoBytes"`
+	Version       string    `json:"layerfixVersion"`
 }
 
 // BackupOptions say what to back up.
@@ -49,6 +59,12 @@ type BackupOptions struct {
 	DataDir     string // the SQLite file and photos/
 	DatabaseURL string // PostgreSQL when set
 	Version     string // the binary's version, recorded in the manifest
+}
+
+type backupPhoto struct {
+	name string // photos/<dir>/<file>
+	src  string // the file to copy: a hard link in the snapshot dir when one could be made
+	size int64
 }
 
 // Backup writes a backup archive to w while a server may be running and
@@ -61,11 +77,11 @@ func Backup(ctx context.Context, opts BackupOptions, w io.Writer) (*BackupManife
 		return nil, fmt.Errorf("backup: %w", err)
 	}
 	defer os.RemoveAll(tmp)
-	m := &BackupManifest{Format: 1, CreatedAt: time.Now().UTC(), Version: opts.Version}
+	m := &BackupManifest{Format: backupFormat, CreatedAt: time.Now().UTC(), Version: opts.Version}
 	var dbFile, dbName string
 	if isPostgresURL(opts.DatabaseURL) {
 		m.Dialect, dbName, dbFile = Postgres, backupPgDump, filepath.Join(tmp, backupPgDump)
-		if err := pgDump(ctx, opts.DatabaseURL, dbFile); err != nil {
+		if m.Schema, err = pgDump(ctx, opts.DatabaseURL, dbFile); err != nil {
 			return nil, err
 		}
 	} else {
@@ -81,14 +97,59 @@ func Backup(ctx context.Context, opts BackupOptions, w io.Writer) (*BackupManife
 			return nil, err
 		}
 	}
+	st, err := os.Stat(dbFile)
+	if err != nil {
+		return nil, fmt.Errorf("backup: %w", err)
+	}
+	m.DatabaseBytes = st.Size()
+	photos, err := listPhotos(opts.DataDir, filepath.Join(tmp, "links"))
+	if err != nil {
+		return nil, fmt.Errorf("backup photos: %w", err)
+	}
+	for _, p := range photos {
+		m.Photos++
+		m.PhotoBytes += p.size
+		m.LargestPhoto = max(m.LargestPhoto, p.size)
+	}
 
 	gz := gzip.NewWriter(w)
 	tw := tar.NewWriter(gz)
-	if err := addFile(tw, dbFile, dbName); err != nil {
+	mb, _ := json.MarshalIndent(m, "", "  ")
+	if err := tw.WriteHeader(&tar.Header{Name: backupManifest, Mode: 0o600, Size: int64(len(mb)), ModTime: m.CreatedAt, Typeflag: tar.TypeReg}); err != nil {
 		return nil, err
 	}
-	photos := filepath.Join(opts.DataDir, photosDir)
-	err = filepath.WalkDir(photos, func(p string, d fs.DirEntry, err error) error {
+	if _, err := tw.Write(mb); err != nil {
+		return nil, err
+	}
+	if err := addFile(tw, dbFile, dbName, m.DatabaseBytes); err != nil {
+		return nil, err
+	}
+	for _, p := range photos {
+		if err := addFile(tw, p.src, p.name, p.size); err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				return nil, fmt.Errorf("backup: %s was deleted while the backup ran: run the backup again", p.name)
+			}
+			return nil, fmt.Errorf("backup photos: %w", err)
+		}
+	}
+	if err := tw.Close(); err != nil {
+		return nil, err
+	}
+	if err := gz.Close(); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// listPhotos lists the photo files under dataDir/photos. Each is hard-linked
+// into linkDir, so a photo deleted while the archive is written is still
+// there to copy and the manifest's count and sizes stay exact; where links
+// cannot be made (another file system), the photo is read in place.
+func listPhotos(dataDir, linkDir string) ([]backupPhoto, error) {
+	var out []backupPhoto
+	link := true
+	photos := filepath.Join(dataDir, photosDir)
+	err := filepath.WalkDir(photos, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			if errors.Is(err, fs.ErrNotExist) && p == photos {
 				return fs.SkipDir
@@ -98,36 +159,37 @@ func Backup(ctx context.Context, opts BackupOptions, w io.Writer) (*BackupManife
 		if !d.Type().IsRegular() || strings.HasPrefix(d.Name(), ".") {
 			return nil // directories, and half-written temporary files
 		}
-		rel, err := filepath.Rel(opts.DataDir, p)
+		rel, err := filepath.Rel(dataDir, p)
 		if err != nil {
 			return err
 		}
-		if err := addFile(tw, p, filepath.ToSlash(rel)); err != nil {
-			if errors.Is(err, fs.ErrNotExist) {
-				return nil // deleted since the snapshot together with its row
+		src := p
+		if link {
+			dst := filepath.Join(linkDir, rel)
+			err := os.MkdirAll(filepath.Dir(dst), 0o700)
+			if err == nil {
+				err = os.Link(p, dst)
 			}
+			switch {
+			case err == nil:
+				src = dst
+			case errors.Is(err, fs.ErrNotExist):
+				return nil // deleted since it was listed, together with its row
+			default:
+				link = false
+			}
+		}
+		st, err := os.Stat(src)
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil
+		}
+		if err != nil {
 			return err
 		}
-		m.Photos++
+		out = append(out, backupPhoto{name: filepath.ToSlash(rel), src: src, size: st.Size()})
 		return nil
 	})
-	if err != nil {
-		return nil, fmt.Errorf("backup photos: %w", err)
-	}
-	mb, _ := json.MarshalIndent(m, "", "  ")
-	if err := tw.WriteHeader(&tar.Header{Name: backupManifest, Mode: 0o600, Size: int64(len(mb)), ModTime: m.CreatedAt, Typeflag: tar.TypeReg}); err != nil {
-		return nil, err
-	}
-	if _, err := tw.Write(mb); err != nil {
-		return nil, err
-	}
-	if err := tw.Close(); err != nil {
-		return nil, err
-	}
-	if err := gz.Close(); err != nil {
-		return nil, err
-	}
-	return m, nil
+	return out, err
 }
 
 // backupTempDir keeps the snapshot on the data dir's disk when it exists
@@ -143,7 +205,8 @@ func backupTempDir(dataDir string) string {
 	return os.TempDir()
 }
 
-func addFile(tw *tar.Writer, src, name string) error {
+// addFile adds src as name; its size must still be the one listed.
+func addFile(tw *tar.Writer, src, name string, size int64) error {
 	f, err := os.Open(src)
 	if err != nil {
 		return err
@@ -153,11 +216,13 @@ func addFile(tw *tar.Writer, src, name string) error {
 	if err != nil {
 		return err
 	}
-	if err := tw.WriteHeader(&tar.Header{Name: name, Mode: 0o600, Size: st.Size(), ModTime: st.ModTime(), Typeflag: tar.TypeReg}); err != nil {
+	if err := tw.WriteHeader(&tar.Header{Name: name, Mode: 0o600, Size: size, ModTime: st.ModTime(), Typeflag: tar.TypeReg}); err != nil {
 		return err
 	}
-	_, err = io.Copy(tw, f)
-	return err
+	if _, err := io.CopyN(tw, f, size); err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	return nil
 }
 
 // openRawSQLite opens a plain connection to a SQLite file (no migrations).
@@ -222,16 +287,32 @@ func pgTool(name string) (string, error) {
 	return p, nil
 }
 
-func pgDump(ctx context.Context, url, out string) error {
+// pgDump dumps the schema Layerfix uses (the connection's current schema)
+// and returns its migration version.
+func pgDump(ctx context.Context, url, out string) (int, error) {
 	bin, err := pgTool("pg_dump")
 	if err != nil {
-		return err
+		return 0, err
 	}
-	cmd := exec.CommandContext(ctx, bin, "--format=custom", "--no-owner", "--no-privileges", "--file="+out, "--dbname="+url)
+	db, err := sql.Open("pgx", url)
+	if err != nil {
+		return 0, fmt.Errorf("backup: connect to postgres: %w", err)
+	}
+	defer db.Close()
+	var schema string
+	var version int
+	if err := db.QueryRowContext(ctx, "SELECT current_schema()").Scan(&schema); err != nil {
+		return 0, fmt.Errorf("backup: connect to postgres: %w", err)
+	}
+	if err := db.QueryRowContext(ctx, "SELECT COALESCE(MAX(version), 0) FROM schema_migrations").Scan(&version); err != nil {
+		return 0, fmt.Errorf("backup: no Layerfix schema in schema %q of LAYERFIX_DATABASE_URL: %w", schema, err)
+	}
+	cmd := exec.CommandContext(ctx, bin, "--format=custom", "--no-owner", "--no-privileges",
+		"--schema="+pgx.Identifier{schema}.Sanitize(), "--file="+out, "--dbname="+url)
 	if b, err := cmd.CombinedOutput(); err != nil {
-		return fmt.Errorf("pg_dump: %v: %s", err, strings.TrimSpace(string(b)))
+		return 0, fmt.Errorf("pg_dump: %v: %s", err, strings.TrimSpace(string(b)))
 	}
-	return nil
+	return version, nil
 }
 
 // RestoreOptions say where to restore.
@@ -245,7 +326,9 @@ type RestoreOptions struct {
 
 // Restore unpacks a backup archive into the data dir (and the PostgreSQL
 // database for a PostgreSQL backup). The server must be stopped: a running
-// server holds the data dir's lock.
+// server holds the data dir's lock. Nothing goes live before the archive
+// matches its manifest and its database has Layerfix's own schema at the
+// manifest's version.
 func Restore(ctx context.Context, opts RestoreOptions, r io.Reader) (*BackupManifest, error) {
 	if err := prepareDataDir(opts.DataDir); err != nil {
 		return nil, err
@@ -271,6 +354,9 @@ func Restore(ctx context.Context, opts RestoreOptions, r io.Reader) (*BackupMani
 			return nil, errors.New("restore: this is a SQLite backup but LAYERFIX_DATABASE_URL points at PostgreSQL")
 		}
 		db := filepath.Join(stage, backupSQLite)
+		if err := checkSQLiteSchema(ctx, db, m.Schema, filepath.Join(stage, ".reference.db")); err != nil {
+			return nil, err
+		}
 		if err := IntegrityCheck(ctx, db); err != nil {
 			return nil, fmt.Errorf("restore: the backup's database is damaged: %w", err)
 		}
@@ -293,11 +379,9 @@ func Restore(ctx context.Context, opts RestoreOptions, r io.Reader) (*BackupMani
 		if !isPostgresURL(opts.DatabaseURL) {
 			return nil, errors.New("restore: this is a PostgreSQL backup: set LAYERFIX_DATABASE_URL to the (empty) database to restore into")
 		}
-		if err := pgRestore(ctx, opts.DatabaseURL, filepath.Join(stage, backupPgDump), opts.Force); err != nil {
+		if err := pgRestore(ctx, opts.DatabaseURL, filepath.Join(stage, backupPgDump), m.Schema, opts.Force); err != nil {
 			return nil, err
 		}
-	default:
-		return nil, fmt.Errorf("restore: unknown database %q in the backup", m.Dialect)
 	}
 	// Photos: the backup's set replaces the current one.
 	livePhotos := filepath.Join(opts.DataDir, photosDir)
@@ -314,15 +398,65 @@ func Restore(ctx context.Context, opts RestoreOptions, r io.Reader) (*BackupMani
 	return m, nil
 }
 
+// readManifest reads and checks backup.json, the archive's first entry.
+func readManifest(tr *tar.Reader) (*BackupManifest, error) {
+	h, err := tr.Next()
+	if err != nil {
+		return nil, fmt.Errorf("restore: not a Layerfix backup (damaged archive): %w", err)
+	}
+	if path.Clean(h.Name) != backupManifest || h.Typeflag != tar.TypeReg || h.Size > 64<<10 {
+		return nil, fmt.Errorf("restore: not a Layerfix backup of this version: the archive starts with %q, not backup.json (make a new backup with this layerfix)", h.Name)
+	}
+	m := &BackupManifest{}
+	if err := json.NewDecoder(tr).Decode(m); err != nil {
+		return nil, fmt.Errorf("restore: backup.json: %w", err)
+	}
+	switch {
+	case m.Format != backupFormat:
+		return nil, fmt.Errorf("restore: backup.json has format %d; this layerfix reads format %d (make a new backup with this layerfix)", m.Format, backupFormat)
+	case m.Dialect != SQLite && m.Dialect != Postgres:
+		return nil, fmt.Errorf("restore: unknown database %q in the backup", m.Dialect)
+	case m.Schema < 1 || m.Schema > SchemaVersion():
+		return nil, fmt.Errorf("restore: the backup has database schema %d; this layerfix knows schemas 1 to %d (restore it with a newer layerfix)", m.Schema, SchemaVersion())
+	case m.DatabaseBytes <= 0 || m.Photos < 0 || m.PhotoBytes < 0 || m.LargestPhoto < 0 || m.LargestPhoto > m.PhotoBytes ||
+		m.DatabaseBytes > 1<<50 || m.PhotoBytes > 1<<50:
+		return nil, errors.New("restore: backup.json's sizes are not those of a backup")
+	}
+	return m, nil
+}
+
 // unpack extracts a backup into dir, accepting only the files a backup
-// holds (no links, no paths outside dir).
+// holds (no links, no paths outside dir) at the sizes its manifest lists,
+// and only when they fit on the disk (dir is a staging dir inside the data
+// dir). No entry is written beyond what the manifest allows.
 func unpack(r io.Reader, dir string) (*BackupManifest, error) {
 	gz, err := gzip.NewReader(r)
 	if err != nil {
 		return nil, fmt.Errorf("restore: not a Layerfix backup (gzip): %w", err)
 	}
 	tr := tar.NewReader(gz)
-	var m *BackupManifest
+	m, err := readManifest(tr)
+	if err != nil {
+		return nil, err
+	}
+	need := m.DatabaseBytes + m.PhotoBytes
+	free, _, err := diskSpace(dir)
+	if err != nil {
+		return nil, fmt.Errorf("restore: free space in %s: %w", dir, err)
+	}
+	if uint64(need)+restoreReserve > free {
+		return nil, fmt.Errorf("restore: the backup unpacks to %s but the disk of %s has %s free (%s must stay free): free some space first",
+			byteSize(uint64(need)), filepath.Dir(dir), byteSize(free), byteSize(restoreReserve))
+	}
+	dbName := backupSQLite
+	if m.Dialect == Postgres {
+		dbName = backupPgDump
+	}
+	var (
+		haveDB     bool
+		photos     int
+		photoBytes int64
+	)
 	for {
 		h, err := tr.Next()
 		if errors.Is(err, io.EOF) {
@@ -332,59 +466,64 @@ func unpack(r io.Reader, dir string) (*BackupManifest, error) {
 			return nil, fmt.Errorf("restore: damaged archive: %w", err)
 		}
 		name := path.Clean(h.Name)
-		ok := name == backupManifest || name == backupSQLite || name == backupPgDump ||
-			(strings.HasPrefix(name, photosDir+"/") && !strings.Contains(name, ".."))
-		if !ok || h.Typeflag != tar.TypeReg || h.Size > maxBackupEntry {
+		isPhoto := strings.HasPrefix(name, photosDir+"/") && strings.Count(name, "/") == 2 && !strings.Contains(name, "..")
+		if (name != dbName && !isPhoto) || h.Typeflag != tar.TypeReg {
 			return nil, fmt.Errorf("restore: unexpected entry %q in the archive", h.Name)
 		}
-		if name == backupManifest {
-			m = &BackupManifest{}
-			if err := json.NewDecoder(io.LimitReader(tr, 1<<20)).Decode(m); err != nil {
-				return nil, fmt.Errorf("restore: backup.json: %w", err)
+		if name == dbName {
+			if haveDB || h.Size != m.DatabaseBytes {
+				return nil, fmt.Errorf("restore: %s is %d bytes but backup.json says %d", name, h.Size, m.DatabaseBytes)
 			}
-			continue
+			haveDB = true
+		} else {
+			photos++
+			photoBytes += h.Size
+			switch {
+			case photos > m.Photos:
+				return nil, fmt.Errorf("restore: the archive holds more photos than the %d backup.json lists", m.Photos)
+			case h.Size > m.LargestPhoto:
+				return nil, fmt.Errorf("restore: %s is %d bytes, larger than the largest photo backup.json lists (%d bytes)", name, h.Size, m.LargestPhoto)
+			case photoBytes > m.PhotoBytes:
+				return nil, fmt.Errorf("restore: the archive's photos exceed the %d bytes backup.json lists", m.PhotoBytes)
+			}
 		}
-		dst := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(dst), 0o700); err != nil {
-			return nil, err
-		}
-		f, err := os.OpenFile(dst, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
-		if err != nil {
-			return nil, err
-		}
-		_, err = io.Copy(f, io.LimitReader(tr, h.Size))
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
-		if err != nil {
+		if err := writeEntry(tr, filepath.Join(dir, filepath.FromSlash(name)), h.Size); err != nil {
 			return nil, fmt.Errorf("restore: %s: %w", name, err)
 		}
 	}
-	if m == nil || m.Format != 1 {
-		return nil, errors.New("restore: not a Layerfix backup (no backup.json)")
+	if !haveDB {
+		return nil, fmt.Errorf("restore: the archive holds no %s", dbName)
+	}
+	if photos != m.Photos || photoBytes != m.PhotoBytes {
+		return nil, fmt.Errorf("restore: the archive holds %d photos (%d bytes) but backup.json lists %d (%d bytes): the backup is incomplete", photos, photoBytes, m.Photos, m.PhotoBytes)
 	}
 	return m, nil
 }
 
-func pgRestore(ctx context.Context, url, dump string, force bool) error {
-	bin, err := pgTool("pg_restore")
+// writeEntry writes exactly size bytes of the current entry to a new file.
+func writeEntry(tr io.Reader, dst string, size int64) error {
+	if err := os.MkdirAll(filepath.Dir(dst), 0o700); err != nil {
+		return err
+	}
+	f, err := os.OpenFile(dst, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
 	if err != nil {
 		return err
 	}
-	db, err := sql.Open("pgx", url)
-	if err == nil {
-		var n int
-		if db.QueryRowContext(ctx, "SELECT count(*) FROM information_schema.tables WHERE table_name = 'schema_migrations'").Scan(&n) == nil && n > 0 && !force {
-			db.Close()
-			return errors.New("restore: the PostgreSQL database already holds Layerfix tables; use --force to replace them")
-		}
-		db.Close()
+	n, err := io.Copy(f, io.LimitReader(tr, size))
+	if cerr := f.Close(); err == nil {
+		err = cerr
 	}
-	cmd := exec.CommandContext(ctx, bin, "--clean", "--if-exists", "--no-owner", "--no-privileges", "--exit-on-error", "--dbname="+url, dump)
-	if b, err := cmd.CombinedOutput(); err != nil {
-		return fmt.Errorf("pg_restore: %v: %s", err, strings.TrimSpace(string(b)))
+	if err == nil && n != size {
+		err = io.ErrUnexpectedEOF
 	}
-	return nil
+	return err
+}
+
+func byteSize(n uint64) string {
+	if n >= 10e9 {
+		return fmt.Sprintf("%.0f GB", float64(n)/1e9)
+	}
+	return fmt.Sprintf("%.1f MB", float64(n)/1e6)
 }
 
 // LockDataDir takes the data dir's lock: a server holds it while it runs,

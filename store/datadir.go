@@ -57,10 +57,7 @@ func DiskProblem(dir string) string {
 	if _, err := os.Stat(dir); errors.Is(err, os.ErrNotExist) {
 		return "" // created on first use (photos of a PostgreSQL install)
 	}
-	var st syscall.Statfs_t
-	if err := syscall.Statfs(dir, &st); err == nil {
-		free := st.Bavail * uint64(st.Bsize)
-		total := st.Blocks * uint64(st.Bsize)
+	if free, total, err := diskSpace(dir); err == nil {
 		if free < 20<<20 || (total > 0 && free*100 < total) {
 			return fmt.Sprintf("disk full: %d MB free in %s", free>>20, dir)
 		}
@@ -69,4 +66,14 @@ func DiskProblem(dir string) string {
 		return "data directory not writable: " + filepath.Clean(dir)
 	}
 	return ""
+}
+
+// diskSpace reports the bytes this process may still write on dir's file
+// system, and its size.
+func diskSpace(dir string) (free, total uint64, err error) {
+	var st syscall.Statfs_t
+	if err := syscall.Statfs(dir, &st); err != nil {
+		return 0, 0, err
+	}
+	return uint64(st.Bavail) * uint64(st.Bsize), uint64(st.Blocks) * uint64(st.Bsize), nil
 }

@@ -80,7 +80,8 @@ func (s *Store) migrate(ctx context.Context) error {
 				return fmt.Errorf("lock migrations: %w", err)
 			}
 		}
-		if err := tx.Exec(`CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TIMESTAMP NOT NULL DEFAULT CURRENT_TIMESTAMP)`).Error; err != nil {
+		exec := func(q string, args ...any) error { return tx.Exec(q, args...).Error }
+		if err := exec(createSchemaMigrations); err != nil {
 			return fmt.Errorf("create schema_migrations: %w", err)
 		}
 		var current int
@@ -98,18 +99,28 @@ func (s *Store) migrate(ctx context.Context) error {
 			if m.version <= current {
 				continue
 			}
-			for _, stmt := range splitStatements(m.sql) {
-				if err := tx.Exec(stmt).Error; err != nil {
-					return fmt.Errorf("migration %s: %w", m.name, err)
-				}
-			}
-			if err := tx.Exec("INSERT INTO schema_migrations (version, name) VALUES (?, ?)", m.version, m.name).Error; err != nil {
-				return fmt.Errorf("record migration %s: %w", m.name, err)
+			if err := applyMigration(exec, m); err != nil {
+				return err
 			}
 			s.log.Info("applied migration", "name", m.name, "dialect", s.dialect)
 		}
 		return nil
 	})
+}
+
+const createSchemaMigrations = `CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TIMESTAMP NOT NULL DEFAULT CURRENT_TIMESTAMP)`
+
+// applyMigration runs one migration's statements and records it.
+func applyMigration(exec func(q string, args ...any) error, m migration) error {
+	for _, stmt := range splitStatements(m.sql) {
+		if err := exec(stmt); err != nil {
+			return fmt.Errorf("migration %s: %w", m.name, err)
+		}
+	}
+	if err := exec("INSERT INTO schema_migrations (version, name) VALUES (?, ?)", m.version, m.name); err != nil {
+		return fmt.Errorf("record migration %s: %w", m.name, err)
+	}
+	return nil
 }
 
 // backupBeforeMigrating copies an existing SQLite database that is about to
