@@ -110,7 +110,8 @@ func TestPostgresRestoreLoadsOnlyLayerfixsData(t *testing.T) {
 	if err != nil {
 		t.Fatalf("restored account: %v", err)
 	}
-	issues, err := s.ListIssues(ctx, u.ID)
+	var issues []IssueView
+	err = s.EachIssue(ctx, u.ID, func(v *IssueView) error { issues = append(issues, *v); return nil })
 	if err != nil || len(issues) != 1 || issues[0].Description != "strings\teverywhere\n\\." || issues[0].PrinterName == nil {
 		t.Fatalf("restored issues: %+v %v", issues, err)
 	}
