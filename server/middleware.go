@@ -1,6 +1,7 @@
 package server
 
 import (
+	"fmt"
 	"log/slog"
 	"net"
 	"net/http"
@@ -9,6 +10,8 @@ import (
 
 	"github.com/labstack/echo/v4"
 	"github.com/labstack/echo/v4/middleware"
+
+	"github.com/layerfix/layerfix/ai"
 )
 
 // maxJSONBody bounds the JSON body of an analysis (photos travel base64
@@ -21,9 +24,11 @@ const maxSmallJSON = 64 << 10
 
 // routeBodyLimits are the routes that take more than maxSmallJSON.
 var routeBodyLimits = map[string]int64{
-	"POST /api/troubleshoot":   maxJSONBody,
-	"POST /api/share-results":  1 << 20,
-	"POST /api/stripe/webhook": 1 << 20,
+	"POST /api/troubleshoot":        maxJSONBody + maxAttachmentsJSON,
+	"POST /api/troubleshoot/refine": maxSmallJSON + maxAttachmentsJSON,
+	"POST /api/issues":              maxSmallJSON + maxAttachmentsJSON,
+	"POST /api/share-results":       1 << 20,
+	"POST /api/stripe/webhook":      1 << 20,
 }
 
 // bodyLimit refuses bodies over limit bytes: at once when Content-Length
@@ -31,6 +36,10 @@ var routeBodyLimits = map[string]int64{
 func bodyLimit(limit int64) echo.MiddlewareFunc {
 	return bodyLimitFunc(func(echo.Context) int64 { return limit })
 }
+
+// attachmentRoutes are the POST routes that take attachments; their 413
+// says the attachments' limit too.
+var attachmentRoutes = []string{"/api/troubleshoot", "/api/troubleshoot/refine", "/api/issues"}
 
 // routeBodyLimit is bodyLimit with the limit of the matched route.
 func routeBodyLimit(basePath string) echo.MiddlewareFunc {
@@ -42,13 +51,25 @@ func routeBodyLimit(basePath string) echo.MiddlewareFunc {
 	})
 }
 
+// bodyTooLarge is the 413 of a body over limit bytes on c's route.
+func bodyTooLarge(c echo.Context, limit int64) *APIError {
+	e := tooLargeErr(limit)
+	for _, r := range attachmentRoutes {
+		if c.Request().Method == http.MethodPost && strings.HasSuffix(c.Path(), r) {
+			e.Message += fmt.Sprintf(" Attachments can hold at most %d KB of text in all.", ai.MaxAttachmentBytes>>10)
+			break
+		}
+	}
+	return e
+}
+
 func bodyLimitFunc(limitOf func(echo.Context) int64) echo.MiddlewareFunc {
 	return func(next echo.HandlerFunc) echo.HandlerFunc {
 		return func(c echo.Context) error {
 			req := c.Request()
 			limit := limitOf(c)
 			if req.ContentLength > limit {
-				return tooLargeErr(limit)
+				return bodyTooLarge(c, limit)
 			}
 			// A body trickled in byte by byte holds a connection only as
 			// long as a real client on a slow line needs for this size.
@@ -72,7 +93,7 @@ func readTimeFor(limit int64) time.Duration {
 	switch {
 	case limit <= 1<<20:
 		return smallBodyReadTime
-	case limit <= maxJSONBody:
+	case limit <= maxJSONBody+maxAttachmentsJSON:
 		return largeBodyReadTime
 	}
 	return uploadReadTime

@@ -41,6 +41,7 @@ func (s *Server) registerWorkspace(api *echo.Group, d Deps) {
 	api.PATCH("/issues/:id/progress", is.start)
 	api.PUT("/issues/:id/checked-steps", is.checkedSteps)
 	api.POST("/issues/:id/refine", is.refine)
+	api.GET("/issues/:id/attachments/:n", is.attachment)
 
 	// Uploads need a larger body limit than the API group's, and photos
 	// must load in <img> tags without a bearer token, so both routes sit
