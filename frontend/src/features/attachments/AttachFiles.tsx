@@ -118,14 +118,14 @@ export function AttachFiles({ attachments, onChange }: Props) {
             credentials in them are removed before anything is analysed or saved.
           </Typography>
         </Box>
-        <Stack direction="row" spacing={1} sx={{ flexShrink: 0 }}>
+        <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1} sx={{ flexShrink: 0 }}>
           <Button
             ref={chooseButton}
             variant="outlined"
             startIcon={<AttachFileRounded />}
             onClick={() => input.current?.click()}
             disabled={reading || full}
-            sx={{ flex: { xs: 1, sm: 'none' } }}
+            sx={{ whiteSpace: 'nowrap' }}
           >
             {reading ? 'Reading…' : 'Choose Files'}
           </Button>
@@ -134,7 +134,7 @@ export function AttachFiles({ attachments, onChange }: Props) {
             startIcon={<ContentPasteRounded />}
             onClick={() => setPaste({ open: true, text: '' })}
             disabled={full}
-            sx={{ flex: { xs: 1, sm: 'none' } }}
+            sx={{ whiteSpace: 'nowrap' }}
           >
             Paste Text
           </Button>
@@ -164,7 +164,8 @@ export function AttachFiles({ attachments, onChange }: Props) {
                   label={`${a.name} · ${formatBytes(a.bytes)} · ${a.label}`}
                   onDelete={() => remove(i)}
                   deleteIcon={<CancelRounded aria-label={`Remove ${a.name}`} aria-hidden={false} role="button" />}
-                  sx={{ maxWidth: '100%' }}
+                  // The whole label wraps on a phone rather than losing the kind to an ellipsis.
+                  sx={{ maxWidth: '100%', height: 'auto', py: 0.5, '& .MuiChip-label': { whiteSpace: 'normal', overflowWrap: 'anywhere' } }}
                   data-testid="attachment-chip"
                 />
               </Box>
