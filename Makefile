@@ -76,7 +76,7 @@ attack: build
 
 # Fuzz every parser of untrusted input, FUZZTIME each (default 10 minutes).
 FUZZTIME ?= 10m
-FUZZ_TARGETS := server:FuzzImageHeaders server:FuzzJSONRoutes billing:FuzzParseEvent ai:FuzzAnalyze
+FUZZ_TARGETS := server:FuzzImageHeaders server:FuzzJSONRoutes billing:FuzzParseEvent ai:FuzzAnalyze ai/printerfiles:FuzzStripSecrets
 fuzz:
 	@for t in $(FUZZ_TARGETS); do pkg=$${t%%:*}; fn=$${t##*:}; \
 	  echo "fuzz $$fn ($$pkg) for $(FUZZTIME)"; \

@@ -15,6 +15,7 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+	"unicode/utf8"
 )
 
 const (
@@ -565,5 +566,78 @@ func TestParseRetryDelay(t *testing.T) {
 		if got != tc.want || ok != tc.wantOK {
 			t.Errorf("parseRetryDelay(%v) = %v, %v; want %v, %v", tc.in, got, ok, tc.want, tc.wantOK)
 		}
+	}
+}
+
+// geminiPromptText is the text parts of the one request the fake received.
+func geminiPromptText(t *testing.T, fake *fakeGemini) string {
+	t.Helper()
+	calls := fake.callList()
+	if len(calls) != 1 {
+		t.Fatalf("got %d calls, want 1", len(calls))
+	}
+	var texts []string
+	contents, _ := calls[0].body["contents"].([]any)
+	for _, c := range contents {
+		parts, _ := c.(map[string]any)["parts"].([]any)
+		for _, p := range parts {
+			if s, ok := p.(map[string]any)["text"].(string); ok {
+				texts = append(texts, s)
+			}
+		}
+	}
+	return strings.Join(texts, "\n")
+}
+
+// The prompt carries of each attachment its end and its earlier error
+// lines, and never more than the budget of attachment text in all.
+func TestGeminiAttachmentExcerpts(t *testing.T) {
+	fake := newFakeGemini(t, geminiAnswerGood)
+	g := newTestGemini(t, fake.srv.URL, 2*time.Second)
+	g.grounder = nil
+	var log strings.Builder
+	log.WriteString("Starting Klippy...\n")
+	log.WriteString("Unable to read tmc uart 'stepper_x' register IFCNT\n")
+	for i := 0; log.Len() < 200<<10; i++ {
+		fmt.Fprintf(&log, "Stats %d.0: gcodein=0 mcu: mcu_awake=0.004 bytes_write=%d print_time=%d\n", i, i*7, i)
+	}
+	log.WriteString("Transition to shutdown state: MCU 'mcu' shutdown: ADC out of range\n")
+	req := Request{Category: "heating-issues", Description: "The printer halts at 200 degrees.",
+		Attachments: []Attachment{{Name: "klippy.log", Text: log.String()}, {Name: "M503.txt", Text: "echo:  M301 P21.73 I1.54 D76.55\n"}}}
+	if _, err := g.Analyze(context.Background(), req); err != nil {
+		t.Fatal(err)
+	}
+	text := geminiPromptText(t, fake)
+	for _, want := range []string{`Attachment 1: "klippy.log"`, "Unable to read tmc uart 'stepper_x' register IFCNT",
+		"ADC out of range", `Attachment 2: "M503.txt"`, "The whole file:\n\"\"\"\necho:  M301 P21.73 I1.54 D76.55\n\"\"\""} {
+		if !strings.Contains(text, want) {
+			t.Errorf("prompt lacks %q", want)
+		}
+	}
+	if strings.Contains(text, "Stats 10.0:") {
+		t.Error("the prompt holds the middle of the log")
+	}
+
+	// Four files of nothing but error lines stay within the budget.
+	fake = newFakeGemini(t, geminiAnswerGood)
+	g = newTestGemini(t, fake.srv.URL, 2*time.Second)
+	g.grounder = nil
+	var noisy strings.Builder
+	for i := 0; noisy.Len() < MaxAttachmentBytes/4; i++ {
+		fmt.Fprintf(&noisy, "Error: heating failed %d %s\n", i, strings.Repeat("é", i%400))
+	}
+	req.Attachments = nil
+	for i := range MaxAttachments {
+		req.Attachments = append(req.Attachments, Attachment{Name: fmt.Sprintf("serial%d.log", i), Text: noisy.String()})
+	}
+	if _, err := g.Analyze(context.Background(), req); err != nil {
+		t.Fatal(err)
+	}
+	text = geminiPromptText(t, fake)
+	if !utf8.ValidString(text) {
+		t.Fatal("the prompt is not valid UTF-8")
+	}
+	if n := strings.Count(text, "Error: heating failed"); n == 0 || len(text) > geminiAttachmentBudget+4<<10 {
+		t.Errorf("prompt of %d bytes with %d error lines, want at most %d of attachments", len(text), n, geminiAttachmentBudget)
 	}
 }

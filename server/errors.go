@@ -191,6 +191,9 @@ func bindJSON(c echo.Context, dst any) error {
 	}
 	dec := json.NewDecoder(req.Body)
 	if err := dec.Decode(dst); err != nil {
+		if mbe := (*http.MaxBytesError)(nil); errors.As(err, &mbe) {
+			return bodyTooLarge(c, mbe.Limit)
+		}
 		return decodeErr(err)
 	}
 	if dec.More() {

@@ -36,11 +36,13 @@ type exportedIssue struct {
 	ResolutionNotes        *string         `json:"resolutionNotes"`
 	PhotoCount             int             `json:"photoCount"`
 	AIChecklist            json.RawMessage `json:"aiChecklist"`
+	// The attachments with their text (secrets already stripped).
+	Attachments []store.Attachment `json:"attachments"`
 }
 
 var csvHeader = []string{"id", "createdAt", "printer", "brand", "category", "status", "description", "material",
 	"nozzleTemp", "bedTemp", "layerHeight", "printSpeed", "infill", "resolvedAt", "workingRecommendations",
-	"resolutionNotes", "summary"}
+	"resolutionNotes", "summary", "attachments"}
 
 // export handles GET /api/issues/export?format=csv|json: the caller's whole
 // issue log as a download.
@@ -58,7 +60,16 @@ func (h *issuesAPI) export(c echo.Context) error {
 	hdr.Set("Cache-Control", "no-store")
 	// Streamed a page of rows at a time: memory stays bounded for a farm's whole history.
 	if format == "json" {
-		return h.streamIssues(c, echo.MIMEApplicationJSONCharsetUTF8, func(v *store.IssueView) (any, error) { return exportOf(v), nil })
+		return h.streamIssues(c, echo.MIMEApplicationJSONCharsetUTF8, func(v *store.IssueView) (any, error) {
+			e := exportOf(v)
+			if v.AttachmentCount > 0 {
+				var err error
+				if e.Attachments, err = h.store.IssueAttachments(c.Request().Context(), currentUser(c).ID, v.ID, true); err != nil {
+					return nil, err
+				}
+			}
+			return e, nil
+		})
 	}
 	ctx, user := c.Request().Context(), currentUser(c)
 	res := c.Response()
@@ -68,7 +79,17 @@ func (h *issuesAPI) export(c echo.Context) error {
 	w.Write(csvHeader)
 	n := 0
 	err := h.store.EachIssue(ctx, user.ID, func(v *store.IssueView) error {
-		w.Write(csvRecord(v))
+		var names []string
+		if v.AttachmentCount > 0 {
+			atts, err := h.store.IssueAttachments(ctx, user.ID, v.ID, false)
+			if err != nil {
+				return err
+			}
+			for _, a := range atts {
+				names = append(names, a.Name)
+			}
+		}
+		w.Write(csvRecord(v, names))
 		if n++; n%500 == 0 {
 			w.Flush()
 			res.Flush()
@@ -121,8 +142,9 @@ func (h *issuesAPI) streamIssues(c echo.Context, contentType string, elem func(*
 	return err
 }
 
-// csvRecord is one issue as a CSV row, made safe for spreadsheets.
-func csvRecord(r *store.IssueView) []string {
+// csvRecord is one issue as a CSV row, made safe for spreadsheets; the
+// attachments are named, their text is in the JSON export.
+func csvRecord(r *store.IssueView, attachments []string) []string {
 	e := exportOf(r)
 	printer, brand := "Unknown Printer", "Unknown Brand"
 	if e.Printer != nil {
@@ -143,7 +165,7 @@ func csvRecord(r *store.IssueView) []string {
 	record := []string{strconv.FormatInt(e.ID, 10), e.CreatedAt.UTC().Format(time.RFC3339), printer, brand,
 		label, e.Status, e.Description, deref(e.Material), num(e.NozzleTemp), num(e.BedTemp), num(e.LayerHeight),
 		num(e.PrintSpeed), num(e.Infill), resolved, strings.Join(e.WorkingRecommendations, "; "),
-		deref(e.ResolutionNotes), summary.Summary}
+		deref(e.ResolutionNotes), summary.Summary, strings.Join(attachments, "; ")}
 	for i := range record {
 		record[i] = csvSafe(record[i])
 	}
@@ -159,6 +181,7 @@ func exportOf(v *store.IssueView) exportedIssue {
 	if e.WorkingRecommendations == nil {
 		e.WorkingRecommendations = []string{}
 	}
+	e.Attachments = []store.Attachment{}
 	if len(e.AIChecklist) == 0 {
 		e.AIChecklist = json.RawMessage("null")
 	}

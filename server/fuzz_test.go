@@ -46,6 +46,8 @@ func FuzzJSONRoutes(f *testing.F) {
 	f.Add(uint8(3), `{"email":"`+strings.Repeat("a", 300)+`@x.io","password":"p"}`)
 	f.Add(uint8(7), `{"title":"t","troubleshootingData":{"summary":"s","steps":[],"additionalTips":[]},"signature":"x"}`)
 	f.Add(uint8(1), `{"category":"other","description":"long enough text","printerBrand":"x","answers":{"same-height":true},"refineToken":"1.AA"}`)
+	f.Add(uint8(0), `{"category":"heating-issues","description":"heater fault at 200 C","printerBrand":"Voron","attachments":[{"name":"klippy.log","text":"password: x\u0000 \ud800\udc00 \udc00"}]}`)
+	f.Add(uint8(1), `{"category":"other","description":"long enough text","printerBrand":"x","answers":{"a":true},"refineToken":"1.AA","attachments":[{"name":"a/b","text":"\\u\u00e9"}]}`)
 	f.Add(uint8(0), `{"images":["`+base64.StdEncoding.EncodeToString(pngHeader(3000, 3000))+`"]}`)
 	ts := fuzzServer(f)
 	f.Fuzz(func(t *testing.T, which uint8, body string) {

@@ -22,7 +22,10 @@ func TestOtherUsersIDsAre404(t *testing.T) {
 	bob := ws.user(t, "bob@example.com")
 	printer := ws.addPrinter(t, ada, "Mk4", "Prusa")
 	photo := ws.uploadPNG(t, ada, 40, 30)
-	issue := ws.submit(t, ada, issueBody(t, printer.ID, func(m map[string]any) { m["photoUrls"] = []string{photo} }))
+	issue := ws.submit(t, ada, issueBody(t, printer.ID, func(m map[string]any) {
+		m["photoUrls"] = []string{photo}
+		m["attachments"] = []map[string]string{{"name": "printer.cfg", "text": "# Prusa MK4 with a Klipper board\n[printer]\nkinematics: cartesian\n"}}
+	}))
 	bobPrinter := ws.addPrinter(t, bob, "Mini", "Prusa")
 	photoPath, _, _ := strings.Cut(photo, "?")
 
@@ -46,6 +49,7 @@ func TestOtherUsersIDsAre404(t *testing.T) {
 		{"DELETE /api/printers/:id", "DELETE", printerPath, ""},
 		{"GET /api/printers/:id/stats", "GET", printerPath + "/stats", ""},
 		{"GET /api/issues/:id", "GET", issuePath, ""},
+		{"GET /api/issues/:id/attachments/:n", "GET", issuePath + "/attachments/0", ""},
 		{"PATCH /api/issues/:id/resolve", "PATCH", issuePath + "/resolve", `{"workingRecommendations":["x"],"resolutionNotes":"mine now"}`},
 		{"PATCH /api/issues/:id/progress", "PATCH", issuePath + "/progress", ""},
 		{"PUT /api/issues/:id/checked-steps", "PUT", issuePath + "/checked-steps", `{"checkedSteps":["Dry the filament"]}`},

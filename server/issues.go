@@ -34,6 +34,8 @@ type issueStore interface {
 	StartIssue(ctx context.Context, userID, id int64) error
 	SetCheckedSteps(ctx context.Context, userID, id int64, titles []string) error
 	SetChecklist(ctx context.Context, userID, id int64, checklist store.JSON) error
+	IssueAttachments(ctx context.Context, userID, issueID int64, withText bool) ([]store.Attachment, error)
+	IssueAttachment(ctx context.Context, userID, issueID int64, n int) (*store.Attachment, error)
 	ConsumeAnonymous(ctx context.Context, ip string, now time.Time, limit int) (bool, error)
 	RefundAnonymous(ctx context.Context, ip string, now time.Time) error
 }
@@ -86,6 +88,8 @@ type issueJSON struct {
 	Printer *printerRef `json:"printer"`
 	// AIChecklistSignature lets the owner share the analysis (share.go).
 	AIChecklistSignature string `json:"aiChecklistSignature,omitempty"`
+	// Attachments: names, kinds and sizes, on a single issue's answers.
+	Attachments []attachmentJSON `json:"attachments,omitempty"`
 }
 
 func (h *issuesAPI) view(ctx context.Context, v *store.IssueView) (issueJSON, error) {
@@ -120,12 +124,21 @@ func (h *issuesAPI) create(c echo.Context) (err error) {
 			h.refund(ctx, user.ID, netKey, now)
 		}
 	})
+	release, err := bodyBudget.acquire(ctx, min(3*bodySize(c.Request(), routeBodyLimits["POST /api/issues"]), bodyBudget.size))
+	if err != nil {
+		return budgetErr(err)
+	}
+	defer release()
 	var in issueRequest
 	if err := bindJSON(c, &in); err != nil {
 		return err
 	}
 	fields := map[string]string{}
 	in.normalize(fields)
+	atts, aerr := in.checkAttachments(fields)
+	if aerr != nil {
+		return aerr
+	}
 	if in.PrinterID == nil || *in.PrinterID <= 0 {
 		fields["printerId"] = "Please select a printer"
 	}
@@ -153,7 +166,7 @@ func (h *issuesAPI) create(c echo.Context) (err error) {
 	req := in.request()
 	req.PrinterBrand, req.PrinterModel = printer.Brand, printer.Name
 	req.NozzleSize, req.FilamentDiameter = &printer.NozzleSize, &printer.FilamentDiameter
-	req.Photos, req.History = photos, history
+	req.Photos, req.History, req.Attachments = photos, history, aiAttachments(atts)
 
 	tier := EffectiveTier(user)
 	unverifiedFree := tier == "free" && !user.EmailVerified
@@ -199,7 +212,7 @@ func (h *issuesAPI) create(c echo.Context) (err error) {
 	is := &store.Issue{UserID: user.ID, PrinterID: &printer.ID, Category: in.Category, Description: in.Description,
 		Material: in.Material, NozzleTemp: in.NozzleTemp, BedTemp: in.BedTemp, LayerHeight: in.LayerHeight,
 		PrintSpeed: in.PrintSpeed, Infill: in.Infill, PhotoURLs: paths, AIChecklist: store.JSON(checklist), SlicerSettings: slicerJSON(in.SlicerSettings),
-		Status: store.StatusPending, WorkingRecommendations: store.StringList{}, CreatedAt: now.UTC()}
+		Status: store.StatusPending, WorkingRecommendations: store.StringList{}, CreatedAt: now.UTC(), Attachments: atts}
 	if err := h.store.CreateIssue(ctx, is); err != nil {
 		return err
 	}
@@ -209,6 +222,7 @@ func (h *issuesAPI) create(c echo.Context) (err error) {
 	if err != nil {
 		return err
 	}
+	out.Attachments = attachmentsJSON(atts)
 	return c.JSON(http.StatusCreated, out)
 }
 
@@ -353,6 +367,9 @@ func (h *issuesAPI) get(c echo.Context) error {
 		return err
 	}
 	out, err := h.view(c.Request().Context(), v)
+	if err == nil {
+		err = h.withAttachments(c.Request().Context(), v.UserID, &out)
+	}
 	if err != nil {
 		return err
 	}
@@ -367,6 +384,9 @@ func (h *issuesAPI) respond(c echo.Context) error {
 		return err
 	}
 	out, err := h.view(c.Request().Context(), v)
+	if err == nil {
+		err = h.withAttachments(c.Request().Context(), v.UserID, &out)
+	}
 	if err != nil {
 		return err
 	}

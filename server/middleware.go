@@ -1,6 +1,7 @@
 package server
 
 import (
+	"fmt"
 	"io"
 	"log/slog"
 	"net"
@@ -10,6 +11,8 @@ import (
 
 	"github.com/labstack/echo/v4"
 	"github.com/labstack/echo/v4/middleware"
+
+	"github.com/layerfix/layerfix/ai"
 )
 
 // maxJSONBody bounds the JSON body of an analysis (photos travel base64
@@ -22,10 +25,28 @@ const maxSmallJSON = 64 << 10
 
 // routeBodyLimits are the routes that take more than maxSmallJSON.
 var routeBodyLimits = map[string]int64{
-	"POST /api/troubleshoot":   maxJSONBody,
-	"POST /api/share-results":  1 << 20,
-	"POST /api/stripe/webhook": 1 << 20,
-	"POST /api/upload-images":  maxUploadBody,
+	"POST /api/troubleshoot":        maxJSONBody + maxAttachmentsJSON,
+	"POST /api/troubleshoot/refine": maxSmallJSON + maxAttachmentsJSON,
+	"POST /api/issues":              maxSmallJSON + maxAttachmentsJSON,
+	"POST /api/share-results":       1 << 20,
+	"POST /api/stripe/webhook":      1 << 20,
+	"POST /api/upload-images":       maxUploadBody,
+}
+
+// attachmentRoutes are the POST routes that take attachments; their 413
+// says the attachments' limit too.
+var attachmentRoutes = []string{"/api/troubleshoot", "/api/troubleshoot/refine", "/api/issues"}
+
+// bodyTooLarge is the 413 of a body over limit bytes on c's route.
+func bodyTooLarge(c echo.Context, limit int64) *APIError {
+	e := tooLargeErr(limit)
+	for _, r := range attachmentRoutes {
+		if c.Request().Method == http.MethodPost && strings.HasSuffix(c.Path(), r) {
+			e.Message += fmt.Sprintf(" Attachments can hold at most %d KB of text in all.", ai.MaxAttachmentBytes>>10)
+			break
+		}
+	}
+	return e
 }
 
 // routeBodyLimit refuses bodies over the matched route's limit (every route,
@@ -46,7 +67,7 @@ func routeBodyLimit(basePath string) echo.MiddlewareFunc {
 				// server would otherwise wait to drain the body first.
 				c.Response().Header().Set(echo.HeaderConnection, "close")
 				_ = rc.SetReadDeadline(time.Now())
-				return tooLargeErr(limit)
+				return bodyTooLarge(c, limit)
 			}
 			if req.ContentLength != 0 {
 				// A body trickled in byte by byte holds a connection only as
@@ -93,7 +114,7 @@ func readTimeFor(limit int64) time.Duration {
 	switch {
 	case limit <= 1<<20:
 		return smallBodyReadTime
-	case limit <= maxJSONBody:
+	case limit <= maxJSONBody+maxAttachmentsJSON:
 		return largeBodyReadTime
 	}
 	return uploadReadTime

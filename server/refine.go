@@ -9,6 +9,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"strconv"
 	"strings"
@@ -80,10 +81,20 @@ type resultJSON struct {
 }
 
 // refineCanon is what a refine token binds: the analysis inputs, never the
-// photos.
+// photos. Attachments are bound by their digest, so a refine must send
+// the same files again; a request without any keeps its old form.
 func refineCanon(r ai.Request) []byte {
-	b, _ := json.Marshal([]any{r.Category, r.Description, r.Material, r.NozzleTemp, r.BedTemp,
-		r.LayerHeight, r.PrintSpeed, r.Infill, r.PrinterBrand, r.Slicer})
+	in := []any{r.Category, r.Description, r.Material, r.NozzleTemp, r.BedTemp,
+		r.LayerHeight, r.PrintSpeed, r.Infill, r.PrinterBrand, r.Slicer}
+	if len(r.Attachments) > 0 {
+		d := sha256.New()
+		for _, a := range r.Attachments {
+			fmt.Fprintf(d, "%d:%s%d:", len(a.Name), a.Name, len(a.Text))
+			io.WriteString(d, a.Text)
+		}
+		in = append(in, hex.EncodeToString(d.Sum(nil)))
+	}
+	b, _ := json.Marshal(in)
 	return b
 }
 
@@ -151,19 +162,30 @@ func (t *troubleshootAPI) refine(c echo.Context) (err error) {
 	if t.refiner == nil {
 		return notFoundErr("API endpoint")
 	}
+	ctx := c.Request().Context()
+	release, err := bodyBudget.acquire(ctx, min(3*bodySize(c.Request(), routeBodyLimits["POST /api/troubleshoot/refine"]), bodyBudget.size))
+	if err != nil {
+		return budgetErr(err)
+	}
+	defer release()
 	var in refineRequest
 	if err := bindJSON(c, &in); err != nil {
 		return err
 	}
-	if fields := in.validate(); len(fields) > 0 {
+	fields := in.validate()
+	atts, aerr := in.checkAttachments(fields)
+	if aerr != nil {
+		return aerr
+	}
+	if len(fields) > 0 {
 		return validationErr(fields)
 	}
 	if e := checkAnswers(in.Answers, t.refiner.QuestionIDs()); e != nil {
 		return e
 	}
 	req := in.request()
-	req.PrinterBrand = in.PrinterBrand
-	ok, err := t.validRefineToken(c.Request().Context(), in.RefineToken, req)
+	req.PrinterBrand, req.Attachments = in.PrinterBrand, aiAttachments(atts)
+	ok, err := t.validRefineToken(ctx, in.RefineToken, req)
 	if err != nil {
 		return err
 	}
@@ -171,12 +193,12 @@ func (t *troubleshootAPI) refine(c echo.Context) (err error) {
 		return apiErr(http.StatusForbidden, "REFINE_TOKEN_INVALID", "This result can no longer be narrowed down here: run the analysis again.")
 	}
 	req.Answers = in.Answers
-	res, err := t.refiner.Analyze(c.Request().Context(), req)
+	res, err := t.refiner.Analyze(ctx, req)
 	if err != nil {
 		return analysisErr(err)
 	}
 	out := resultJSON{Result: res, RefineToken: in.RefineToken}
-	if out.Signature, err = t.signer.sign(c.Request().Context(), res); err != nil {
+	if out.Signature, err = t.signer.sign(ctx, res); err != nil {
 		return err
 	}
 	return c.JSON(http.StatusOK, out)
@@ -222,6 +244,13 @@ func (h *issuesAPI) refine(c echo.Context) (err error) {
 		if req.History, err = h.history(ctx, user.ID, p.ID); err != nil {
 			return err
 		}
+	}
+	if is.AttachmentCount > 0 {
+		atts, err := h.store.IssueAttachments(ctx, user.ID, id, true)
+		if err != nil {
+			return err
+		}
+		req.Attachments = aiAttachments(atts)
 	}
 	answers := map[string]bool{}
 	for k, v := range prev.Answers {

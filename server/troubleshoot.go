@@ -78,7 +78,7 @@ func (t *troubleshootAPI) troubleshoot(c echo.Context) (err error) {
 	}
 	// The body (photos as base64) is held about three times over while it is
 	// decoded: its bytes, the JSON strings and the decoded images.
-	release, err := bodyBudget.acquire(ctx, min(3*bodySize(c.Request(), maxJSONBody), bodyBudget.size))
+	release, err := bodyBudget.acquire(ctx, min(3*bodySize(c.Request(), routeBodyLimits["POST /api/troubleshoot"]), bodyBudget.size))
 	if err != nil {
 		return budgetErr(err)
 	}
@@ -88,6 +88,10 @@ func (t *troubleshootAPI) troubleshoot(c echo.Context) (err error) {
 		return err
 	}
 	fields := in.validate()
+	atts, aerr := in.checkAttachments(fields)
+	if aerr != nil {
+		return aerr
+	}
 	// Only headers are read before the credit: an over-limit client never
 	// gets a pixel decoded.
 	var pending []pendingImage
@@ -132,7 +136,7 @@ func (t *troubleshootAPI) troubleshoot(c echo.Context) (err error) {
 	}
 	req := in.request()
 	req.PrinterBrand = in.PrinterBrand
-	req.Photos = photos
+	req.Photos, req.Attachments = photos, aiAttachments(atts)
 	res, err := t.analyzer.Analyze(ctx, req)
 	if err != nil {
 		return analysisErr(err)

@@ -47,6 +47,9 @@ type issueFields struct {
 	PrintSpeed     *float64           `json:"printSpeed"`
 	Infill         *float64           `json:"infill"`
 	SlicerSettings *ai.SlicerSettings `json:"slicerSettings"` // read from the sliced file in the browser
+	// The printer's own text files (logs, configs, settings dumps); see
+	// checkAttachments.
+	Attachments []attachmentIn `json:"attachments"`
 }
 
 // slicerRules are the plausible ranges of the settings a sliced file gives.

@@ -41,6 +41,7 @@ func (s *Server) registerWorkspace(api *echo.Group, d Deps) {
 	api.PATCH("/issues/:id/progress", is.start)
 	api.PUT("/issues/:id/checked-steps", is.checkedSteps)
 	api.POST("/issues/:id/refine", is.refine)
+	api.GET("/issues/:id/attachments/:n", is.attachment)
 
 	// Photos must load in <img> tags without a bearer token, so the photo
 	// routes sit outside the group with their own middleware.

@@ -33,7 +33,7 @@ func (s *Store) issueViews(ctx context.Context) *gorm.DB {
 		Joins("LEFT JOIN printers ON printers.id = issues.printer_id")
 }
 
-// CreateIssue inserts is (UserID set by the caller).
+// CreateIssue inserts is (UserID set by the caller) with its attachments.
 func (s *Store) CreateIssue(ctx context.Context, is *Issue) error {
 	if is.CreatedAt.IsZero() {
 		is.CreatedAt = s.Now()
@@ -41,10 +41,57 @@ func (s *Store) CreateIssue(ctx context.Context, is *Issue) error {
 	if is.Status == "" {
 		is.Status = StatusPending
 	}
-	if err := s.write(ctx, func(tx *gorm.DB) error { return tx.Create(is).Error }); err != nil {
+	is.AttachmentCount = len(is.Attachments)
+	err := s.write(ctx, func(tx *gorm.DB) error {
+		if err := tx.Create(is).Error; err != nil {
+			return err
+		}
+		for i := range is.Attachments {
+			a := &is.Attachments[i]
+			a.IssueID, a.Position, a.Bytes = is.ID, i, len(a.Text)
+			if err := tx.Create(a).Error; err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
 		return fmt.Errorf("create issue: %w", err)
 	}
 	return nil
+}
+
+// IssueAttachments lists the attachments of the user's issue in order, with
+// their text when withText (else names, kinds and sizes only). Another
+// user's issue has none.
+func (s *Store) IssueAttachments(ctx context.Context, userID, issueID int64, withText bool) ([]Attachment, error) {
+	cols := "a.issue_id, a.position, a.name, a.kind, a.bytes"
+	if withText {
+		cols += ", a.text"
+	}
+	out := []Attachment{}
+	err := s.reader(ctx).Table("issue_attachments AS a").Select(cols).
+		Joins("JOIN issues ON issues.id = a.issue_id").
+		Where("a.issue_id = ? AND issues.user_id = ?", issueID, userID).
+		Order("a.position").Scan(&out).Error
+	if err != nil {
+		return nil, fmt.Errorf("attachments of issue %d: %w", issueID, err)
+	}
+	return out, nil
+}
+
+// IssueAttachment is attachment n (from 0) of the user's issue, or
+// ErrNotFound.
+func (s *Store) IssueAttachment(ctx context.Context, userID, issueID int64, n int) (*Attachment, error) {
+	var a Attachment
+	err := s.reader(ctx).Table("issue_attachments AS a").Select("a.*").
+		Joins("JOIN issues ON issues.id = a.issue_id").
+		Where("a.issue_id = ? AND a.position = ? AND issues.user_id = ?", issueID, n, userID).
+		Take(&a).Error
+	if err != nil {
+		return nil, notFound(err)
+	}
+	return &a, nil
 }
 
 // IssueByID returns the user's issue, or ErrNotFound.

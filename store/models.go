@@ -81,7 +81,25 @@ type Issue struct {
 	CheckedSteps           StringList `gorm:"column:checked_steps" json:"checkedSteps"` // titles of the ticked steps
 	ResolutionNotes        *string    `json:"resolutionNotes"`
 	CreatedAt              time.Time  `json:"createdAt"`
+	AttachmentCount        int        `gorm:"column:attachment_count" json:"attachmentCount"`
+	// Attachments are saved with a new issue (CreateIssue); reads load them
+	// with IssueAttachments.
+	Attachments []Attachment `gorm:"-" json:"-"`
 }
+
+// Attachment is a text file from the printer (a log, a config, a settings
+// dump) attached to an issue, secrets already stripped.
+type Attachment struct {
+	IssueID  int64  `gorm:"primaryKey" json:"-"`
+	Position int    `gorm:"primaryKey" json:"-"`
+	Name     string `json:"name"`
+	Kind     string `json:"kind"`  // what the file was recognised as; "" when unknown
+	Bytes    int    `json:"bytes"` // the text's length in bytes
+	Text     string `json:"text,omitempty"`
+}
+
+// TableName names the attachments' table.
+func (Attachment) TableName() string { return "issue_attachments" }
 
 // SharedResult is a troubleshooting result published under a random link.
 type SharedResult struct {

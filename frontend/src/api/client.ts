@@ -267,6 +267,15 @@ export async function exportIssues(format: ExportFormat): Promise<{ blob: Blob; 
   return { blob: await res.blob(), filename: named?.[1] ?? `layerfix-issues.${format}` };
 }
 
+/** GET /api/issues/{id}/attachments/{n}: the text of a saved issue's attachment (owner only). */
+export async function getAttachmentText(issueId: number, n: number): Promise<string> {
+  const res = await apiRequest('GET', `/api/issues/${issueId}/attachments/${n}`);
+  return res.text();
+}
+
+/** GET /api/issues/{id}: one saved issue, with its attachments' names, kinds and sizes. */
+export const getIssue = (id: number): Promise<Issue> => get(`/api/issues/${id}`);
+
 /** PATCH /api/issues/{id}/progress: the first ticked step moves a pending issue to in-progress. */
 export const startIssue = (id: number): Promise<Issue> => requestJson('PATCH', `/api/issues/${id}/progress`);
 

@@ -71,6 +71,37 @@ export interface IssueFields {
   infill: number | null;
 }
 
+/**
+ * A text file from the printer sent with an analysis: a log, a config, a settings dump. At most 4
+ * and 256 KB of text in all; the server removes secrets before it analyses or stores them.
+ */
+export interface AttachmentInput {
+  name: string;
+  text: string;
+}
+
+/** What the server recognised an attachment as (server/attachments.go names the same kinds). */
+export type AttachmentKind =
+  | 'klipper-log'
+  | 'rrf-m122'
+  | 'prusa'
+  | 'marlin-config'
+  | 'rrf-config'
+  | 'moonraker-config'
+  | 'klipper-config'
+  | 'gcode'
+  | 'marlin-m503'
+  | 'serial-log'
+  | 'text';
+
+/** A saved issue's attachment; its text is at GET /api/issues/{id}/attachments/{n} (owner only). */
+export interface AttachmentInfo {
+  name: string;
+  kind: AttachmentKind;
+  label: string;
+  bytes: number;
+}
+
 export interface Issue extends IssueFields {
   id: number;
   userId: number;
@@ -87,6 +118,10 @@ export interface Issue extends IssueFields {
   resolutionNotes: string | null;
   createdAt: string;
   printer?: { name: string; brand: string } | null;
+  /** How many files are attached (every issue answer). */
+  attachmentCount?: number;
+  /** Names, kinds and sizes of the attached files (on one issue's answers only). */
+  attachments?: AttachmentInfo[];
 }
 
 export interface IssueInput extends IssueFields {
@@ -94,6 +129,7 @@ export interface IssueInput extends IssueFields {
   photoUrls: string[];
   /** Settings read from the sliced file in the browser (the file itself is never sent). */
   slicerSettings?: Record<string, unknown> | null;
+  attachments?: AttachmentInput[];
 }
 
 export interface ResolveInput {
@@ -107,6 +143,7 @@ export interface TroubleshootInput extends IssueFields {
   images: string[];
   screenDimensions: { width: number; height: number };
   slicerSettings?: Record<string, unknown> | null;
+  attachments?: AttachmentInput[];
 }
 
 export interface PricingEntry {

@@ -18,6 +18,7 @@ import { CreditsBadge } from '../features/troubleshoot/CreditsBadge';
 import { LimitReached } from '../features/troubleshoot/LimitReached';
 import { TroubleshootForm } from '../features/troubleshoot/TroubleshootForm';
 import { loadSharedIssue } from '../features/troubleshoot/sharedLocal';
+import type { Attachment } from '../features/attachments/attachments';
 import { submitAnonymousAnalysis } from '../features/troubleshoot/submit';
 import { PUBLIC_USAGE_KEY, usePublicUsage } from '../features/troubleshoot/usePublicUsage';
 import { EMPTY_FORM, type TroubleshootFormValues } from '../features/troubleshoot/validation';
@@ -48,9 +49,9 @@ function AnonymousHome() {
   const shareId = params.get('share');
   const shared = useMemo(() => (shareId ? loadSharedIssue(shareId) : null), [shareId]);
 
-  const submit = (values: TroubleshootFormValues, photos: File[], slicer: SlicerSettings | null) => {
+  const submit = (values: TroubleshootFormValues, photos: File[], slicer: SlicerSettings | null, attachments: Attachment[]) => {
     trackLead({ content_name: 'anonymous_issue', content_category: values.category, photos: photos.length });
-    submitAnonymousAnalysis(values, photos, () => void mutate(PUBLIC_USAGE_KEY), slicer);
+    submitAnonymousAnalysis(values, photos, () => void mutate(PUBLIC_USAGE_KEY), slicer, attachments);
     navigate('/troubleshooting-results');
   };
 

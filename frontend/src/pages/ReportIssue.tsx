@@ -19,6 +19,7 @@ import { IssueForm } from '../features/workspace/IssueForm';
 import type { SlicerSettings } from '../features/slicedfile/parse';
 import { EMPTY_ISSUE_FORM, type IssueFormValues } from '../features/workspace/issueValidation';
 import { uploadErrorToast } from '../features/workspace/issueErrors';
+import type { Attachment } from '../features/attachments/attachments';
 import { loadDraft, startIssueAnalysis, uploadPhotos } from '../features/workspace/submitIssue';
 
 export default function ReportIssue() {
@@ -38,7 +39,7 @@ export default function ReportIssue() {
     return preselect ? { ...draft, printerId: preselect } : draft;
   });
 
-  const submit = async (values: IssueFormValues, photos: File[], slicer: SlicerSettings | null) => {
+  const submit = async (values: IssueFormValues, photos: File[], slicer: SlicerSettings | null, attachments: Attachment[]) => {
     setSubmitting(true);
     let photoUrls: string[];
     try {
@@ -59,6 +60,7 @@ export default function ReportIssue() {
         void refreshUser();
       },
       slicer,
+      attachments,
     );
     navigate('/troubleshooting-results');
   };

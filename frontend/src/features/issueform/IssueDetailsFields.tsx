@@ -1,3 +1,4 @@
+import { AttachFiles } from '../attachments/AttachFiles';
 import { SlicedFileImport } from '../slicedfile/SlicedFileImport';
 import { CategoryTiles } from '../troubleshoot/CategoryTiles';
 import { PhotoDropZone } from '../troubleshoot/PhotoDropZone';
@@ -16,7 +17,7 @@ interface Props {
 }
 
 // IssueDetailsFields are the fields both issue forms share, below their printer field: category
-// tiles, description, photos and the optional details.
+// tiles, description, photos, the sliced file, the printer's logs and configs and the optional details.
 export function IssueDetailsFields({ form, descriptionPlaceholder, detailsId, printerField }: Props) {
   const { values, errors, set } = form;
   return (
@@ -33,6 +34,7 @@ export function IssueDetailsFields({ form, descriptionPlaceholder, detailsId, pr
         settings={form.slicer}
         onRead={(s) => form.applySlicer(s, printerField as keyof IssueDetailsValues | undefined)}
       />
+      <AttachFiles attachments={form.attachments} onChange={form.setAttachments} />
       <AdditionalDetails
         id={detailsId}
         open={form.detailsOpen}

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import type { Attachment } from '../attachments/attachments';
 import type { SlicerSettings } from '../slicedfile/parse';
 import { NUMERIC_RULES, type IssueDetailsValues } from './validation';
 
@@ -18,6 +19,8 @@ export function useIssueForm<V extends IssueDetailsValues>(initialValues: V) {
   const [detailsOpen, setDetailsOpen] = useState(() => DETAIL_KEYS.some((k) => initialValues[k] !== ''));
   // Settings read from a sliced file (G-code or 3MF); the form fields it filled stay editable.
   const [slicer, setSlicer] = useState<SlicerSettings | null>(null);
+  // The printer's own files (logs, configs, settings dumps), read as text.
+  const [attachments, setAttachments] = useState<Attachment[]>([]);
 
   // set changes one field and clears its error.
   const set = (field: keyof V) => (value: string) => {
@@ -69,5 +72,5 @@ export function useIssueForm<V extends IssueDetailsValues>(initialValues: V) {
     setDetailsOpen(true);
   };
 
-  return { values, photos, setPhotos, errors, set, showErrors, detailsOpen, toggleDetails, slicer, applySlicer };
+  return { values, photos, setPhotos, errors, set, showErrors, detailsOpen, toggleDetails, slicer, applySlicer, attachments, setAttachments };
 }

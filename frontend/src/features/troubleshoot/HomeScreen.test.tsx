@@ -136,6 +136,25 @@ describe('home screen', { timeout: 15_000 }, () => {
     expect(sent.slicerSettings).toMatchObject({ slicer: 'OrcaSlicer', retractionLength: 0.8, retractionSpeed: 40, pressureAdvance: 0 });
   });
 
+  it('sends the attached logs and configs with the analysis and keeps them for the results', async () => {
+    const fetch = stubFetch({ '/api/public-usage': { currentUsage: 0 }, '/api/troubleshoot': result });
+    renderHome();
+    const user = userEvent.setup();
+    await fill(user, screen.getByLabelText(/Printer Brand\/Model/), 'Voron 2.4');
+    await user.click(screen.getByRole('radio', { name: 'Temperature & Heating' }));
+    await fill(user, screen.getByLabelText(/Detailed Description/), 'The printer halts with a heater error.');
+    const log = "Starting Klippy...\nTransition to shutdown state: MCU 'mcu' shutdown: ADC out of range\n";
+    await user.upload(screen.getByTestId('attach-input'), new File([log], 'klippy.log'));
+    await screen.findByText(/klippy\.log · \d+ B · Klipper log/);
+    await user.click(screen.getByRole('button', { name: 'Analyze Issue' }));
+    await waitFor(() => expect(fetch.mock.calls.some(([url]) => String(url).endsWith('/api/troubleshoot'))).toBe(true));
+    const call = fetch.mock.calls.find(([url]) => String(url).endsWith('/api/troubleshoot'))!;
+    const sent = JSON.parse(String(((call as unknown[])[1] as RequestInit).body));
+    expect(sent.attachments).toEqual([{ name: 'klippy.log', text: log }]);
+    // The results screen (and a refine) get them from the stored issue.
+    expect(JSON.parse(sessionStorage.getItem('currentIssue') ?? '{}').attachments).toEqual([{ name: 'klippy.log', text: log }]);
+  });
+
   it('loads a locally stored shared issue from the share parameter', async () => {
     stubFetch({ '/api/public-usage': { currentUsage: 0 } });
     rememberSharedIssue('abc123', {

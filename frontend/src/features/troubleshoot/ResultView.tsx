@@ -19,6 +19,7 @@ import type { TroubleshootingResult } from '../../api/client';
 import { categoryLabel } from './categories';
 import { priorityColor, priorityLabel } from './priority';
 import type { IssueDetails } from './session';
+import { AttachmentList } from '../attachments/AttachmentList';
 
 function Section({ icon, title, children, action }: { icon: ReactNode; title: string; children: ReactNode; action?: ReactNode }) {
   return (
@@ -233,6 +234,7 @@ export function OriginalIssueDetails({ issue }: { issue: IssueDetails }) {
               ))}
             </Stack>
           )}
+          <AttachmentList issue={issue} />
         </Box>
       </Collapse>
       <Dialog open={enlarged !== null} onClose={() => setEnlarged(null)} maxWidth="md" aria-label="Enlarged photo">

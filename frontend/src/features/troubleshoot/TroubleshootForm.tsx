@@ -5,13 +5,14 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import AutoAwesomeRounded from '@mui/icons-material/AutoAwesomeRounded';
 import { IssueDetailsFields } from '../issueform/IssueDetailsFields';
+import type { Attachment } from '../attachments/attachments';
 import type { SlicerSettings } from '../slicedfile/parse';
 import { useIssueForm } from '../issueform/useIssueForm';
 import { EMPTY_FORM, validateTroubleshootForm, type TroubleshootFormValues } from './validation';
 
 interface Props {
   initialValues?: TroubleshootFormValues;
-  onSubmit: (values: TroubleshootFormValues, photos: File[], slicer: SlicerSettings | null) => void;
+  onSubmit: (values: TroubleshootFormValues, photos: File[], slicer: SlicerSettings | null, attachments: Attachment[]) => void;
   submitting?: boolean;
 }
 
@@ -22,7 +23,7 @@ export function TroubleshootForm({ initialValues = EMPTY_FORM, onSubmit, submitt
 
   const handleSubmit = (e: FormEvent) => {
     e.preventDefault();
-    if (form.showErrors(validateTroubleshootForm(values))) onSubmit(values, form.photos, form.slicer);
+    if (form.showErrors(validateTroubleshootForm(values))) onSubmit(values, form.photos, form.slicer, form.attachments);
   };
 
   return (

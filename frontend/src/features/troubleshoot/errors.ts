@@ -38,6 +38,11 @@ export function parseHttpError(err: unknown): HttpFailure | null {
   return failure;
 }
 
+// attachmentsTooLarge: the server's 413 for attachments over their limit says what to do.
+export function attachmentsTooLarge(http: HttpFailure): string | null {
+  return http.status === 413 && http.message && /^Attachments /.test(http.message) ? http.message : null;
+}
+
 // analysisErrorToast maps a failed POST /api/troubleshoot to its toast.
 export function analysisErrorToast(err: unknown, online = navigator.onLine): ToastText {
   const text = err instanceof Error ? err.message : String(err ?? '');
@@ -51,7 +56,7 @@ export function analysisErrorToast(err: unknown, online = navigator.onLine): Toa
   if (http.code === 'AI_UNAVAILABLE' || /gemini|ai provider/i.test(http.message ?? '')) {
     return { title: ANALYSIS_FAILED, description: AI_UNAVAILABLE_ERROR };
   }
-  if (http.status === 413) return { title: ANALYSIS_FAILED, description: TOO_LARGE_ERROR };
+  if (http.status === 413) return { title: ANALYSIS_FAILED, description: attachmentsTooLarge(http) ?? TOO_LARGE_ERROR };
   if (http.status === 400 && http.message) {
     // A validation failure the form did not catch (e.g. an unreadable photo): say which.
     return { title: NON_OK_ERROR, description: http.message };

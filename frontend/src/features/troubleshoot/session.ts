@@ -2,7 +2,7 @@
 // The form starts the request and navigates at once; the request writes its outcome to session
 // storage and the results screen polls for it every 0.5 s.
 
-import type { TroubleshootingResult } from '../../api/client';
+import type { AttachmentInfo, AttachmentInput, TroubleshootingResult } from '../../api/client';
 import type { SlicerSettings } from '../slicedfile/parse';
 
 // IssueDetails is what the results screen shows under 'Original Issue Details'. A saved issue of a
@@ -27,6 +27,11 @@ export interface IssueDetails {
   photos?: string[];
   /** Settings read from the sliced file, sent with the analysis (and with its refinements). */
   slicerSettings?: SlicerSettings | null;
+  /** The printer's files sent with an anonymous analysis (and again with its refinements). */
+  attachments?: AttachmentInput[];
+  /** A saved issue's attached files: how many, and their names, kinds and sizes when known. */
+  attachmentCount?: number;
+  attachmentInfo?: AttachmentInfo[];
 }
 
 export const WAITING_KEY = 'analysisPending';

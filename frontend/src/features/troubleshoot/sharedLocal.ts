@@ -6,7 +6,9 @@ const PREFIX = 'layerfix.shared.';
 
 export function rememberSharedIssue(shareId: string, issue: IssueDetails): void {
   try {
-    localStorage.setItem(PREFIX + shareId, JSON.stringify({ ...issue, photos: [] }));
+    // Photos and the printer's files stay out: a log or config is kept in this tab only.
+    const { attachments: _files, attachmentInfo: _names, ...rest } = issue;
+    localStorage.setItem(PREFIX + shareId, JSON.stringify({ ...rest, photos: [] }));
   } catch {
     // Nothing to load back later; sharing itself still works.
   }

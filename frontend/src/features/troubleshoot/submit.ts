@@ -1,4 +1,5 @@
 import { troubleshoot, type TroubleshootInput } from '../../api/client';
+import { apiAttachments, type Attachment } from '../attachments/attachments';
 import { issueFields } from '../issueform/validation';
 import { apiSlicerSettings } from '../slicedfile/SlicedFileImport';
 import type { SlicerSettings } from '../slicedfile/parse';
@@ -7,8 +8,8 @@ import { attachPhotos, startAnalysis, type IssueDetails } from './session';
 import type { TroubleshootFormValues } from './validation';
 
 // issueFromForm is the issue as the results screen shows it.
-export function issueFromForm(v: TroubleshootFormValues, slicer: SlicerSettings | null = null): IssueDetails {
-  return { printerBrand: v.printerBrand.trim(), ...issueFields(v), photos: [], slicerSettings: slicer };
+export function issueFromForm(v: TroubleshootFormValues, slicer: SlicerSettings | null = null, attachments: Attachment[] = []): IssueDetails {
+  return { printerBrand: v.printerBrand.trim(), ...issueFields(v), photos: [], slicerSettings: slicer, attachments: apiAttachments(attachments) };
 }
 
 export function buildPayload(issue: IssueDetails, images: string[]): TroubleshootInput {
@@ -25,6 +26,7 @@ export function buildPayload(issue: IssueDetails, images: string[]): Troubleshoo
     images,
     screenDimensions: { width: window.screen?.width ?? 0, height: window.screen?.height ?? 0 },
     ...(issue.slicerSettings ? { slicerSettings: apiSlicerSettings(issue.slicerSettings) } : {}),
+    ...(issue.attachments?.length ? { attachments: apiAttachments(issue.attachments) } : {}),
   };
 }
 
@@ -35,8 +37,9 @@ export function submitAnonymousAnalysis(
   photos: File[],
   onSettled: () => void,
   slicer: SlicerSettings | null = null,
+  attachments: Attachment[] = [],
 ): void {
-  const issue = issueFromForm(values, slicer);
+  const issue = issueFromForm(values, slicer, attachments);
   startAnalysis(issue, async () => {
     try {
       const dataUrls = await Promise.all(photos.map(downscaleImage));

@@ -5,6 +5,7 @@ import Stack from '@mui/material/Stack';
 import AutoAwesomeRounded from '@mui/icons-material/AutoAwesomeRounded';
 import type { Printer } from '../../api/client';
 import { IssueDetailsFields } from '../issueform/IssueDetailsFields';
+import type { Attachment } from '../attachments/attachments';
 import type { SlicerSettings } from '../slicedfile/parse';
 import { useIssueForm } from '../issueform/useIssueForm';
 import { validateIssueForm, type IssueFormValues } from './issueValidation';
@@ -15,7 +16,7 @@ interface Props {
   printers: readonly Printer[];
   printersLoading: boolean;
   submitting: boolean;
-  onSubmit: (values: IssueFormValues, photos: File[], slicer: SlicerSettings | null) => void;
+  onSubmit: (values: IssueFormValues, photos: File[], slicer: SlicerSettings | null, attachments: Attachment[]) => void;
   onCancel: () => void;
 }
 
@@ -30,7 +31,7 @@ export function IssueForm({ initialValues, printers, printersLoading, submitting
   const handleSubmit = (e: FormEvent) => {
     e.preventDefault();
     const checked = { ...values, printerId };
-    if (form.showErrors(validateIssueForm(checked))) onSubmit(checked, form.photos, form.slicer);
+    if (form.showErrors(validateIssueForm(checked))) onSubmit(checked, form.photos, form.slicer, form.attachments);
   };
 
   return (

@@ -1,6 +1,14 @@
 // Toasts of a failed signed-in issue submission (SPEC section 8 "Issue submission").
 import { UploadError } from '../../api/client';
-import { ANALYSIS_FAILED, AI_UNAVAILABLE_ERROR, OFFLINE_ERROR, parseHttpError, TOO_LARGE_ERROR, type ToastText } from '../troubleshoot/errors';
+import {
+  ANALYSIS_FAILED,
+  AI_UNAVAILABLE_ERROR,
+  attachmentsTooLarge,
+  OFFLINE_ERROR,
+  parseHttpError,
+  TOO_LARGE_ERROR,
+  type ToastText,
+} from '../troubleshoot/errors';
 
 export const SUBMIT_DEFAULT_ERROR = 'Failed to submit issue. Please try again.';
 export const USAGE_LIMIT_CODE = 'USAGE_LIMIT_EXCEEDED';
@@ -16,7 +24,7 @@ export function issueErrorToast(err: unknown, online = navigator.onLine): ToastT
   // The server asks for a verified email first: its message says how.
   if (http.status === 403 && http.code === 'EMAIL_NOT_VERIFIED' && http.message) return fail(http.message);
   if (http.code === 'AI_UNAVAILABLE' || /gemini|ai provider/i.test(http.message ?? '')) return fail(AI_UNAVAILABLE_ERROR);
-  if (http.status === 413) return fail(TOO_LARGE_ERROR);
+  if (http.status === 413) return fail(attachmentsTooLarge(http) ?? TOO_LARGE_ERROR);
   // A validation failure the form did not catch (a printer deleted meanwhile): the server says which.
   if (http.status === 400 && http.message) return fail(http.message);
   return fail(SUBMIT_DEFAULT_ERROR);

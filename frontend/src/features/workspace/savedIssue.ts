@@ -29,6 +29,8 @@ export function issueDetails(issue: Issue): SavedIssueDetails {
     infill: issue.infill,
     // Photo URLs come signed and with the base path from the server.
     photos: issue.photoUrls ?? [],
+    attachmentCount: issue.attachmentCount ?? issue.attachments?.length ?? 0,
+    attachmentInfo: issue.attachments,
   };
 }
 

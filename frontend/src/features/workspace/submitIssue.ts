@@ -7,6 +7,7 @@ import { issueDetails, resultOf } from './savedIssue';
 import { resizeForUpload } from '../troubleshoot/images';
 import { apiSlicerSettings } from '../slicedfile/SlicedFileImport';
 import type { SlicerSettings } from '../slicedfile/parse';
+import { apiAttachments, type Attachment } from '../attachments/attachments';
 
 export const DRAFT_KEY = 'layerfix.issueDraft';
 
@@ -48,8 +49,13 @@ export function startIssueAnalysis(
   photoUrls: string[],
   onSaved: () => void,
   slicer: SlicerSettings | null = null,
+  attachments: Attachment[] = [],
 ): void {
-  const payload = { ...issuePayload(values, photoUrls), ...(slicer ? { slicerSettings: apiSlicerSettings(slicer) } : {}) };
+  const payload = {
+    ...issuePayload(values, photoUrls),
+    ...(slicer ? { slicerSettings: apiSlicerSettings(slicer) } : {}),
+    ...(attachments.length > 0 ? { attachments: apiAttachments(attachments) } : {}),
+  };
   const pending: IssueDetails = {
     printerName: printer?.name,
     printerBrand: printer?.brand,
@@ -62,6 +68,8 @@ export function startIssueAnalysis(
     printSpeed: payload.printSpeed,
     infill: payload.infill,
     photos: photoUrls,
+    attachmentCount: attachments.length,
+    attachmentInfo: attachments.map((a) => ({ name: a.name, kind: a.kind, label: a.label, bytes: a.bytes })),
   };
   saveDraft(values);
   startAnalysis(pending, async () => {
