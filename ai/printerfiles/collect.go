@@ -147,6 +147,15 @@ func hasAnyPrefix(s string, prefixes []string) bool {
 	return false
 }
 
+// trimLeftSpace removes leading spaces and tabs.
+func trimLeftSpace(s string) string {
+	i := 0
+	for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
+		i++
+	}
+	return s[i:]
+}
+
 // message is a log message read by its start alone: the fact key, its
 // subject, and what the fact's value is: the whole message ('m'), what
 // follows the prefix ('r'), or the text in parentheses ('p').
@@ -155,14 +164,29 @@ type message struct {
 	value                byte
 }
 
+// messageTable indexes messages by their first byte.
+type messageTable struct {
+	list    []message
+	byFirst [256][]uint8
+}
+
+func newMessageTable(list []message) *messageTable {
+	t := &messageTable{list: list}
+	for i, m := range list {
+		t.byFirst[m.prefix[0]] = append(t.byFirst[m.prefix[0]], uint8(i))
+	}
+	return t
+}
+
 // readMessage records msg when it starts with one of the table's
 // prefixes; it reports whether it did.
-func readMessage(c *collector, table []message, msg string, n int, quote string) bool {
+func readMessage(c *collector, t *messageTable, msg string, n int, quote string) bool {
 	if msg == "" {
 		return false
 	}
-	for _, m := range table {
-		if msg[0] != m.prefix[0] || !strings.HasPrefix(msg, m.prefix) {
+	for _, i := range t.byFirst[msg[0]] {
+		m := &t.list[i]
+		if !strings.HasPrefix(msg, m.prefix) {
 			continue
 		}
 		v := msg
@@ -329,10 +353,10 @@ func firstWord(s string) string {
 // ("10:16:02  ", "[10:16:02] ", "3/2/2024, 4:02:11 PM\t",
 // "2023-06-27 11:50:42,123 - ").
 func stripTimestamp(s string) string {
-	t := strings.TrimLeft(s, " \t")
+	t := trimLeftSpace(s)
 	if t != "" && t[0] == '[' {
 		if i := strings.IndexByte(t, ']'); i > 0 && i < 32 && isClock(t[1:i]) {
-			return strings.TrimLeft(t[i+1:], " \t")
+			return trimLeftSpace(t[i+1:])
 		}
 	}
 	j, colons := 0, 0
@@ -361,7 +385,7 @@ done:
 	case rest == "":
 		return ""
 	case rest[0] == '\t' || rest[0] == ' ':
-		return strings.TrimLeft(rest, " \t")
+		return trimLeftSpace(rest)
 	}
 	return s
 }

@@ -35,8 +35,9 @@ var scoreKinds = [KindCount]Kind{
 const detectLines = 4000
 
 // detect recognises a file from its content, with its name as a tie-breaker
-// and as the only hint when the content says nothing.
-func detect(text, name string) Kind {
+// and as the only hint when the content says little; byName says the name
+// decided.
+func detect(text, name string) (kind Kind, byName bool) {
 	var sc scores
 	m503 := 0
 	for n, raw := range eachLine(text) {
@@ -54,25 +55,28 @@ func detect(text, name string) Kind {
 	}
 	if bestScore < 3 {
 		if hint != KindUnknown {
-			return hint
+			return hint, true
 		}
 		if bestScore == 0 {
-			return KindUnknown
+			return KindUnknown, false
 		}
 	}
 	k := scoreKinds[best]
 	switch k {
-	case KindPrusaSupport:
-		if m503 >= 3 {
-			return KindPrusaM503
+	case KindPrusaSupport, KindMarlinSerial, KindMarlinM503:
+		// One family: Prusa's firmwares print Marlin's messages and reports.
+		prusa := sc[sPrusa] > 0
+		switch {
+		case prusa && m503 >= 3:
+			return KindPrusaM503, false
+		case prusa:
+			return KindPrusaSupport, false
+		case m503 >= 3 && sc[sMarlinM503] >= sc[sMarlinSerial]:
+			return KindMarlinM503, false
 		}
-	case KindMarlinSerial, KindMarlinM503:
-		if m503 >= 3 && sc[sMarlinM503] >= sc[sMarlinSerial] {
-			return KindMarlinM503
-		}
-		return KindMarlinSerial
+		return KindMarlinSerial, false
 	}
-	return k
+	return k, false
 }
 
 // scoreLine adds what one line says about the file's kind.

@@ -187,7 +187,7 @@ func slicerKV(t string) (string, string, bool) {
 	if strings.HasSuffix(body, " =") && isSettingKey(body[:len(body)-2]) {
 		return body[:len(body)-2], "", true
 	}
-	if t[1] != ' ' {
+	if len(t) > 1 && t[1] != ' ' {
 		if i := strings.IndexByte(body, ':'); i > 0 && body[0] >= 'A' && body[0] <= 'Z' && i < 64 {
 			return body[:i], strings.TrimSpace(body[i+1:]), true
 		}

@@ -248,6 +248,9 @@ var (
 	stepperOpts = map[string]string{
 		"step_pin": "step_pin", "rotation_distance": "rotation_distance", "microsteps": "microsteps",
 		"full_steps_per_rotation": "full_steps_per_rotation", "gear_ratio": "gear_ratio",
+	}
+	// axisOpts are the options of an axis' stepper, not an extruder's.
+	axisOpts = map[string]string{
 		"position_endstop": "position_endstop", "position_min": "position_min", "position_max": "position_max",
 		"homing_speed": "homing_speed", "homing_positive_dir": "homing_positive_dir",
 		"homing_retract_dist": "homing_retract_dist", "second_homing_speed": "second_homing_speed",
@@ -415,6 +418,10 @@ func (kr *klipperReader) stepperOption(pfx, key, val string, n int, quote string
 			typ = "sensorless"
 		}
 		c.set("endstop.type", s.subject, typ, n, quote)
+		return true
+	}
+	if k, ok := axisOpts[key]; ok && pfx == "stepper." {
+		c.set(pfx+k, s.subject, val, n, quote)
 		return true
 	}
 	k, ok := stepperOpts[key]
@@ -616,6 +623,9 @@ func isKlipperSection(typ string) bool {
 // klipperKnownOption reports whether an option name is a common Klipper one.
 func klipperKnownOption(k string) bool {
 	if _, ok := stepperOpts[k]; ok {
+		return true
+	}
+	if _, ok := axisOpts[k]; ok {
 		return true
 	}
 	if _, ok := heaterOpts[k]; ok {

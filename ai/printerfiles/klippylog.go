@@ -73,7 +73,7 @@ func readKlippyLog(c *collector, text string) fwInfo {
 
 func (lr *klippyLog) line(raw string, n int) {
 	t := strings.TrimSpace(raw)
-	if t == "" {
+	if len(t) < minLine {
 		return
 	}
 	switch t[0] {
@@ -157,7 +157,9 @@ func (lr *klippyLog) line(raw string, n int) {
 	if klipperMessage(lr.c, msg, n, raw) {
 		return
 	}
-	queryEndstops(lr.c, msg, n, raw)
+	if strings.IndexByte(msg, ':') > 0 {
+		queryEndstops(lr.c, msg, n, raw)
+	}
 }
 
 func (lr *klippyLog) setHost(v string, n int, quote string) {
@@ -181,7 +183,7 @@ func (lr *klippyLog) addMCU(name, v string, n int, quote string) {
 
 // mcuReasons are the micro-controller's shutdown reasons (src/*.c), seen
 // alone or after "MCU 'mcu' shutdown: ".
-var mcuReasons = []message{
+var mcuReasons = newMessageTable([]message{
 	{"ADC out of range", "error.adc_out_of_range", "mcu", 'm'},
 	{"Timer too close", "error.timer_too_close", "mcu", 'm'},
 	{"Rescheduled timer in the past", "error.rescheduled_timer", "mcu", 'm'},
@@ -194,10 +196,10 @@ var mcuReasons = []message{
 	{"I2C", "error.i2c", "mcu", 'm'},
 	{"Not a valid", "error.config", "mcu", 'm'},
 	{"Not an ", "error.config", "mcu", 'm'},
-}
+})
 
 // klipperMessages are the messages read by their start alone.
-var klipperMessages = []message{
+var klipperMessages = newMessageTable([]message{
 	// klippy/mcu.py
 	{"MCU Protocol error", "error.protocol_error", "", 'm'},
 	{"Protocol error", "error.protocol_error", "", 'm'},
@@ -225,13 +227,16 @@ var klipperMessages = []message{
 	{"Internal error", "error.internal", "", 'm'},
 	{"Config error", "error.config", "", 'm'},
 	{"Unable to parse option", "error.config", "", 'm'},
-}
+})
 
 // klipperMessage reads one Klipper error or status message; it reports
 // whether the message was one it knows.
 func klipperMessage(c *collector, msg string, n int, quote string) bool {
-	if readMessage(c, klipperMessages, msg, n, quote) || readMessage(c, mcuReasons[:7], msg, n, quote) {
+	if readMessage(c, klipperMessages, msg, n, quote) || readMessage(c, mcuReasons, msg, n, quote) {
 		return true
+	}
+	if !strings.ContainsAny(msg[:1], "MPLmHENSTUOP") {
+		return false // none of the messages below starts otherwise
 	}
 	switch {
 	case strings.HasPrefix(msg, "MCU '"):
@@ -299,7 +304,7 @@ func mcuShutdown(c *collector, msg string, n int, quote string) bool {
 
 // shutdownKey maps a micro-controller shutdown reason (src/*.c) to a key.
 func shutdownKey(reason string) string {
-	for _, m := range mcuReasons {
+	for _, m := range mcuReasons.list {
 		if strings.HasPrefix(reason, m.prefix) {
 			return m.key
 		}

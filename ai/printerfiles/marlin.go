@@ -42,8 +42,11 @@ var hostPrefixes = []string{"Recv: ", "Recv:", "echo:", "!!DEBUG: send ", "<<< "
 // marlinStrip removes what a host puts before a line the printer sent.
 func marlinStrip(s string) string {
 	for range 4 {
+		s = trimLeftSpace(s)
+		if s == "" || !strings.ContainsRune("Re!<", rune(s[0])) {
+			return s
+		}
 		before := s
-		s = strings.TrimLeft(s, " \t")
 		for _, p := range hostPrefixes {
 			s = strings.TrimPrefix(s, p)
 		}
@@ -51,7 +54,7 @@ func marlinStrip(s string) string {
 			break
 		}
 	}
-	return strings.TrimLeft(s, " \t")
+	return trimLeftSpace(s)
 }
 
 // m503Codes are the G-codes of an M503 report.
@@ -130,7 +133,7 @@ func readMarlinLog(c *collector, text string) fwInfo {
 // marlinMessages are Marlin's and Prusa's messages read by their start
 // alone (Marlin/src/core/language.h, module/settings.cpp; Prusa-Firmware
 // temperature.cpp).
-var marlinMessages = []message{
+var marlinMessages = newMessageTable([]message{
 	{"EEPROM version mismatch", "warning.eeprom_version_mismatch", "", 'm'},
 	{"Hardcoded Default Settings Loaded", "eeprom.defaults_loaded", "", 'm'},
 	{"Stored settings retrieved", "eeprom.loaded", "", 'm'},
@@ -141,11 +144,11 @@ var marlinMessages = []message{
 	{"!! STOP called because of BLTouch error", "error.bltouch", "probe", 'm'},
 	{"Watchdog timeout", "error.watchdog", "mcu", 'm'},
 	{"endstops hit:", "endstop.hit", "", 'r'},
-}
+})
 
 func (mr *marlinReader) line(raw string, n int, buf []param) {
 	t := strings.TrimSpace(raw)
-	if t == "" {
+	if len(t) < minLine {
 		return
 	}
 	u := stripTimestamp(t)
@@ -176,9 +179,12 @@ func (mr *marlinReader) line(raw string, n int, buf []param) {
 		if ok && reportedCaps[name] {
 			c.set("firmware.capability", name, val, n, raw)
 		}
-	case strings.HasPrefix(s, "Crash detected") || strings.HasPrefix(s, "CRASH_DETECTED"):
-		axis := strings.ToLower(strings.TrimPrefix(strings.TrimPrefix(s, "CRASH_DETECTED"), "Crash detected"))
-		c.event("error.crash_detected", strings.Trim(axis, ". "), s, n, raw)
+	case strings.Contains(s, "CRASH_DETECTED"):
+		// Prusa's crash detection queues CRASH_DETECTEDX, Y or XY
+		axis, _ := after(s, "CRASH_DETECTED")
+		c.event("error.crash_detected", strings.ToLower(strings.Trim(firstWord(axis), "\".")), s, n, raw)
+	case strings.HasPrefix(s, "Crash detected"):
+		c.event("error.crash_detected", "", s, n, raw)
 	case strings.HasPrefix(s, "Error:"):
 		mr.errorLine(strings.TrimSpace(s[len("Error:"):]), n, raw)
 	case strings.HasPrefix(s, "Unknown command"):
@@ -228,6 +234,9 @@ func m119(c *collector, s string, n int, quote string) {
 
 func (mr *marlinReader) setFirmware(name, version string, n int, quote string) {
 	version = strings.TrimRight(version, ",;:")
+	if i := strings.IndexByte(version, '+'); i > 0 { // "3.13.3+7981_a3f5c1a": the build follows
+		version = version[:i]
+	}
 	if mr.info.firmware == "" || mr.info.firmware == "Marlin" && name != "Marlin" || mr.info.version == "" {
 		mr.info = fwInfo{firmware: name, version: cutUTF8(version, 60)}
 	}
@@ -317,6 +326,9 @@ func (mr *marlinReader) setting(code int, ps []param, n int, quote string) {
 			case 'X', 'Y', 'Z':
 				subject = string(rune(p.letter - 'A' + 'a'))
 			case 'E':
+				if code == 206 {
+					continue // home offsets are the axes'
+				}
 				subject = extruderSubject(tool)
 			default:
 				continue

@@ -355,7 +355,7 @@ func (mr *marlinConfigReader) line(raw string, n int) {
 		if !ok {
 			return
 		}
-		rest = strings.TrimLeft(rest, " \t")
+		rest = trimLeftSpace(rest)
 		if d, ok := strings.CutPrefix(rest, "#define"); ok && (d == "" || d[0] == ' ' || d[0] == '\t') {
 			mr.define(strings.TrimSpace(d), false, n, raw)
 		}
@@ -364,7 +364,7 @@ func (mr *marlinConfigReader) line(raw string, n int) {
 	if t[0] != '#' {
 		return
 	}
-	d := strings.TrimLeft(t[1:], " \t")
+	d := trimLeftSpace(t[1:])
 	word := firstWord(d)
 	arg := strings.TrimSpace(d[len(word):])
 	switch word {

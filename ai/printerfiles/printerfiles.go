@@ -48,8 +48,8 @@ const (
 	maxSubjects     = 24        // per-subject accumulators (steppers, heaters, drivers)
 	maxDefines      = 4096      // Marlin #define names remembered for #if evaluation
 	maxIfDepth      = 64        // nesting of #if blocks that is evaluated
-	maxFactIndex    = 4 * MaxFactsPerFile
 	minCountedValue = 1
+	minLine         = 4 // shorter log lines ("ok", "}") say nothing
 )
 
 // File is one attached text file.
@@ -181,15 +181,16 @@ type shared struct {
 func Read(files []File) Report {
 	type job struct {
 		File
-		kind Kind
-		skip bool
+		kind   Kind
+		byName bool
+		skip   bool
 	}
 	prepared := prepare(files)
 	jobs := make([]job, len(prepared))
 	for i, f := range prepared {
 		jobs[i] = job{File: f, kind: KindUnknown, skip: i >= MaxFiles}
 		if !jobs[i].skip {
-			jobs[i].kind = detect(f.Text, f.Name)
+			jobs[i].kind, jobs[i].byName = detect(f.Text, f.Name)
 		}
 	}
 
@@ -208,7 +209,7 @@ func Read(files []File) Report {
 			out[i] = parsed{summary: FileSummary{Name: j.Name, Kind: KindUnknown, Label: KindUnknown.Label()}}
 			continue
 		}
-		out[i] = readOne(j.Name, j.Text, j.kind, sh)
+		out[i] = readOne(j.Name, j.Text, j.kind, j.byName, sh)
 	}
 	return merge(out)
 }
@@ -255,7 +256,7 @@ func rank(k Kind, name string) int {
 
 // readOne reads one file of a known kind; a kind guessed from the name that
 // yields nothing becomes unknown.
-func readOne(name, text string, kind Kind, sh *shared) parsed {
+func readOne(name, text string, kind Kind, byName bool, sh *shared) parsed {
 	c := newCollector(name)
 	var info fwInfo
 	switch kind {
@@ -277,8 +278,8 @@ func readOne(name, text string, kind Kind, sh *shared) parsed {
 		info = readGcode(c, text)
 	}
 	facts := c.result()
-	if len(facts) == 0 && info.firmware == "" {
-		kind = KindUnknown
+	if len(facts) == 0 && byName {
+		kind, info = KindUnknown, fwInfo{}
 	}
 	return parsed{
 		summary: FileSummary{

@@ -24,13 +24,13 @@ func readRRFLog(c *collector, text string, sh *shared) fwInfo {
 
 // rrfMessages are RepRapFirmware's messages read by their start alone
 // (src/GCodes/GCodes4.cpp, Platform.cpp, Event.cpp).
-var rrfMessages = []message{
+var rrfMessages = newMessageTable([]message{
 	{"Probe was not triggered", "error.homing_no_trigger", "probe", 'm'},
 	{"Probe already triggered", "error.probe_triggered_prior_to_movement", "probe", 'm'},
 	{"VIN under-voltage event", "error.undervoltage", "vin", 'm'},
 	{"12V under-voltage event", "error.undervoltage", "v12", 'm'},
 	{"MCU temperature warning", "warning.mcu_temperature", "mcu", 'm'},
-}
+})
 
 func (rl *rrfLog) heater(n string) string {
 	h, err := strconv.Atoi(n)
@@ -49,7 +49,7 @@ func (rl *rrfLog) driver(id string) string {
 
 func (rl *rrfLog) line(raw string, n int) {
 	t := strings.TrimSpace(raw)
-	if t == "" {
+	if len(t) < minLine {
 		return
 	}
 	u := stripTimestamp(t)
@@ -60,6 +60,10 @@ func (rl *rrfLog) line(raw string, n int) {
 		msg, isError = strings.TrimSpace(rest), true
 	} else if rest, ok := strings.CutPrefix(msg, "Warning:"); ok {
 		msg = strings.TrimSpace(rest)
+	}
+	// An error of a command starts with it: "Error: G30: Probe was not triggered..."
+	if cmd, rest, ok := strings.Cut(msg, ": "); ok && len(cmd) <= 5 && len(cmd) >= 2 && (cmd[0] == 'G' || cmd[0] == 'M') && isDigits(cmd[1:]) {
+		msg = rest
 	}
 	if msg == "" || readMessage(c, rrfMessages, msg, n, raw) {
 		return
