@@ -91,8 +91,11 @@ func scoreLine(sc *scores, m503 *int, raw string) {
 	// Klipper log and console markers
 	switch {
 	case strings.HasPrefix(t, "===== Config file ====="), strings.HasPrefix(t, "Starting Klippy"),
-		strings.HasPrefix(t, "Git version: '"), strings.HasPrefix(t, "Loaded MCU '"),
-		strings.HasPrefix(t, "Transition to shutdown state"), strings.HasPrefix(t, "Start printer at "),
+		strings.HasPrefix(t, "Git version: '"), strings.HasPrefix(t, "Start printer at "):
+		// Decisive: the config dump that follows must not make the log a config.
+		sc[sKlippyLog] += decisive
+		return
+	case strings.HasPrefix(t, "Loaded MCU '"), strings.HasPrefix(t, "Transition to shutdown state"),
 		strings.HasPrefix(t, "Stats ") && strings.Contains(t, "mcu_awake="):
 		sc[sKlippyLog] += 10
 		return
@@ -120,6 +123,9 @@ func scoreLine(sc *scores, m503 *int, raw string) {
 	}
 
 	u := stripTimestamp(t)
+	if isDWCStamp(t, u) {
+		sc[sRRFConsole] += 3
+	}
 	if u != t {
 		// Mainsail/Fluidd consoles put "!! " before errors and "$ " before commands.
 		if strings.HasPrefix(u, "!! ") || strings.HasPrefix(u, "$ ") || strings.HasPrefix(u, "// ") {
@@ -148,7 +154,7 @@ func scoreLine(sc *scores, m503 *int, raw string) {
 	}
 
 	s := marlinStrip(u)
-	if s != u {
+	if s != u || strings.HasPrefix(s, "ok T:") {
 		sc[sMarlinSerial]++
 	}
 	if isM503Line(s) {
@@ -205,6 +211,19 @@ func scoreLine(sc *scores, m503 *int, raw string) {
 	if len(u) > 0 && u != t && isKlipperConsoleMessage(u) {
 		sc[sKlipperConsole] += 2
 	}
+}
+
+// decisive is the score of a line only one kind of file has.
+const decisive = 1000
+
+// isDWCStamp reports whether a line starts with Duet Web Control's console
+// stamp, a date and a time then a tab ("3/2/2024, 4:02:11 PM\tM98 ...").
+func isDWCStamp(t, u string) bool {
+	if len(t) <= len(u) || !strings.HasSuffix(t[:len(t)-len(u)], "\t") {
+		return false
+	}
+	stamp := t[:len(t)-len(u)]
+	return strings.Contains(stamp, ", ") && strings.IndexByte(stamp, '/') > 0
 }
 
 // nameHint guesses a kind from a file name.

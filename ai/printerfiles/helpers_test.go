@@ -132,3 +132,13 @@ func expectLines(t *testing.T, file, first string, cases []lineCase) {
 		})
 	}
 }
+
+// readKind reads one file and checks that it is recognised as kind.
+func readKind(t *testing.T, name, text string, kind Kind) Report {
+	t.Helper()
+	rep := read(t, name, text)
+	if k := rep.Files[0].Kind; k != kind {
+		t.Fatalf("kind %s, want %s", k, kind)
+	}
+	return rep
+}

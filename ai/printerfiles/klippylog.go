@@ -47,25 +47,29 @@ type statGroup struct {
 // readKlippyLog reads a klippy.log or a Klipper console.
 func readKlippyLog(c *collector, text string) fwInfo {
 	lr := &klippyLog{c: c}
-	var kr *klipperReader
-	for n, raw := range eachLine(text) {
-		if kr != nil {
-			if strings.HasPrefix(raw, "=======================") {
-				kr.finish()
-				kr = nil
-				continue
-			}
-			kr.line(raw, n)
-			continue
-		}
-		if strings.HasPrefix(raw, "===== Config file =====") {
-			kr = newKlipperReader(c)
-			continue
-		}
-		lr.line(raw, n)
+	// A dump of a config (printer.cfg, or the .config of the last MCU
+	// build) runs to a line of "=".
+	var dump interface {
+		line(string, int)
+		finish()
 	}
-	if kr != nil {
-		kr.finish()
+	for n, raw := range eachLine(text) {
+		switch {
+		case dump != nil && strings.HasPrefix(raw, "======================="):
+			dump.finish()
+			dump = nil
+		case dump != nil:
+			dump.line(raw, n)
+		case strings.HasPrefix(raw, "===== Config file ====="):
+			dump = newKlipperReader(c)
+		case strings.HasPrefix(raw, "========= Last MCU build config ========="):
+			dump = &kconfigReader{c: c}
+		default:
+			lr.line(raw, n)
+		}
+	}
+	if dump != nil {
+		dump.finish()
 	}
 	lr.finish()
 	return fwInfo{firmware: "Klipper", version: lr.hostVersion}
@@ -95,6 +99,10 @@ func (lr *klippyLog) line(raw string, n int) {
 			return
 		}
 	case 'L':
+		if v, ok := strings.CutPrefix(t, "Last MCU build version: "); ok {
+			lr.c.set("firmware.build_version", "mcu", v, n, raw)
+			return
+		}
 		if rest, ok := strings.CutPrefix(t, "Loaded MCU '"); ok {
 			name, rest, ok := strings.Cut(rest, "'")
 			if !ok {
@@ -221,6 +229,9 @@ var klipperMessages = newMessageTable([]message{
 	{"Probe triggered prior to movement", "error.probe_triggered_prior_to_movement", "probe", 'm'},
 	{"Probe samples exceed samples_tolerance", "error.probe_samples_tolerance", "probe", 'm'},
 	{"BLTouch failed", "error.bltouch", "probe", 'm'},
+	// klippy/extras/z_tilt.py (RetryHelper, also quad_gantry_level)
+	{"Too many retries", "error.leveling_retries", "", 'm'},
+	{"Retries aborting:", "error.leveling_retries", "", 'm'},
 	// klippy/extras/pid_calibrate.py
 	{"PID parameters: ", "heater.pid_calibrated", "", 'r'},
 	// klippy/klippy.py, configfile.py
@@ -235,7 +246,7 @@ func klipperMessage(c *collector, msg string, n int, quote string) bool {
 	if readMessage(c, klipperMessages, msg, n, quote) || readMessage(c, mcuReasons, msg, n, quote) {
 		return true
 	}
-	if !strings.ContainsAny(msg[:1], "MPLmHENSTUOP") {
+	if !strings.ContainsAny(msg[:1], "MPLmHENSTUOR") {
 		return false // none of the messages below starts otherwise
 	}
 	switch {
@@ -258,8 +269,13 @@ func klipperMessage(c *collector, msg string, n int, quote string) bool {
 		c.event("error.homing_no_trigger", stepperSubject(inside(msg, "No trigger on ", " after full movement")), msg, n, quote)
 	case strings.HasPrefix(msg, "Sensor '"):
 		return sensorRange(c, msg, n, quote)
+	case strings.HasPrefix(msg, "Retries: "):
+		return leveling(c, msg, n, quote)
 	case strings.HasPrefix(msg, "TMC '"):
 		return tmcMessage(c, msg, n, quote)
+	case strings.HasPrefix(msg, "TMC ") && strings.Contains(msg, " failed to init: "):
+		_, why, _ := strings.Cut(msg, " failed to init: ")
+		return why != "" && klipperMessage(c, why, n, quote)
 	case strings.HasPrefix(msg, "Unable to read tmc uart '") || strings.HasPrefix(msg, "Unable to write tmc uart '"):
 		name, _ := between(msg, "uart '", "'")
 		c.event("error.tmc_uart", stepperSubject(name), msg, n, quote)
@@ -310,6 +326,24 @@ func shutdownKey(reason string) string {
 		}
 	}
 	return ""
+}
+
+// leveling reads z_tilt's and quad_gantry_level's progress: "Retries: 3/5
+// Probed points range: 1.553700 tolerance: 0.007500".
+func leveling(c *collector, msg string, n int, quote string) bool {
+	try, _, ok := leadingNum(msg[len("Retries: "):])
+	if !ok {
+		return false
+	}
+	if f, ok := c.get("leveling.adjust_retries", ""); !ok || try > f.Num {
+		c.setNum("leveling.adjust_retries", "", try, n, quote)
+	}
+	if v, ok := after(msg, "range: "); ok {
+		if r, _, ok := leadingNum(v); ok {
+			c.setNum("leveling.adjust_range", "", r, n, quote)
+		}
+	}
+	return true
 }
 
 // sensorRange reads the line Klipper adds to "ADC out of range": "Sensor
@@ -523,12 +557,34 @@ func (lr *klippyLog) finish() {
 		}
 	}
 	lr.heaters.emit(c)
+	lr.outOfRange()
 	if lr.hostVersion == "" {
 		return
 	}
 	for _, m := range lr.mcuVersions {
 		if m.version != lr.hostVersion {
 			c.set("firmware.version_mismatch", m.name, "host "+lr.hostVersion+", mcu "+m.version, m.line, m.quote)
+		}
+	}
+}
+
+// outOfRange names the heater of an "ADC out of range" shutdown that
+// Klipper's log does not name: one whose reported temperature went below
+// its min_temp or above its max_temp (of the config dump).
+func (lr *klippyLog) outOfRange() {
+	c := lr.c
+	if _, ok := c.get("error.adc_out_of_range", "mcu"); !ok {
+		return
+	}
+	for _, h := range lr.heaters {
+		if _, named := c.get("error.adc_out_of_range", h.name); named || h.loLine == 0 {
+			continue
+		}
+		if lo, ok := c.get("heater.min_temp", h.name); ok && lo.HasNum && h.lo < lo.Num {
+			c.event("error.mintemp", h.name, fmtNum(h.lo), h.loLine, h.loQuote)
+		}
+		if hi, ok := c.get("heater.max_temp", h.name); ok && hi.HasNum && h.hi > hi.Num {
+			c.event("error.maxtemp", h.name, fmtNum(h.hi), h.hiLine, h.hiQuote)
 		}
 	}
 }

@@ -156,10 +156,7 @@ See the 'max_extrude_only_distance' config option for details
 20:04:36  x:open y:TRIGGERED z:open
 20:05:10  // PID parameters: pid_Kp=22.865 pid_Ki=1.292 pid_Kd=101.178
 `
-	rep := read(t, "mainsail-console.txt", text)
-	if k := rep.Files[0].Kind; k != KindKlipperConsole {
-		t.Fatalf("kind %s", k)
-	}
+	rep := readKind(t, "mainsail-console.txt", text, KindKlipperConsole)
 	expectFacts(t, rep, []want{
 		{"error.extrude_only_move_too_long", "extruder", "100.000mm vs 50.000mm"},
 		{"error.unknown_command", "M600", "Unknown command:\"M600\""},
@@ -196,10 +193,7 @@ CONFIG_FLASH_APPLICATION_ADDRESS=0x8007000
 CONFIG_FLASH_START=0x8000000
 CONFIG_INITIAL_PINS="!PA14"
 `
-	rep := read(t, ".config", text)
-	if k := rep.Files[0].Kind; k != KindKlipperKconfig {
-		t.Fatalf("kind %s", k)
-	}
+	rep := readKind(t, ".config", text, KindKlipperKconfig)
 	expectFacts(t, rep, []want{
 		{"mcu.chip", "mcu", "stm32f103xe"},
 		{"mcu.comm", "mcu", "serial"},
@@ -221,4 +215,73 @@ func TestKlippyLogRepeatedErrorsCount(t *testing.T) {
 	if len(rep.Facts) > 5 {
 		t.Errorf("%d facts for one repeated error", len(rep.Facts))
 	}
+}
+
+// A klippy.log whose config dump is long is still a log, and what the
+// Stats lines show names the heater of an unnamed "ADC out of range".
+func TestKlippyLogLongDumpAndStats(t *testing.T) {
+	dump := strings.ReplaceAll(klipperEnder3S1, ": ", " = ")
+	text := "Starting Klippy...\nGit version: 'v0.12.0-85-g378892e9'\n===== Config file =====\n" + dump + dump + "=======================\n" +
+		"Stats 300.0: gcodein=0  mcu: mcu_awake=0.004 bytes_retransmit=0 heater_bed: target=65 temp=80.2 pwm=0.000 sysload=0.1 extruder: target=205 temp=204.8 pwm=0.412\n" +
+		"Stats 301.0: gcodein=0  mcu: mcu_awake=0.004 bytes_retransmit=0 heater_bed: target=65 temp=92.4 pwm=0.000 sysload=0.1 extruder: target=205 temp=-13.9 pwm=1.000\n" +
+		"Transition to shutdown state: MCU shutdown\nMCU 'mcu' shutdown: ADC out of range\n"
+	rep := readKind(t, "klippy.log", text, KindKlippyLog)
+	expectFacts(t, rep, []want{
+		{"heater.temp_min", "extruder", "~-13.9"},
+		{"error.mintemp", "extruder", "-13.9"},
+		{"heater.above_target_power_off", "heater_bed", "~2"},
+		{"heater.temp_max", "heater_bed", "~92.4"},
+	})
+	f, _ := findFact(rep, "error.mintemp", "extruder")
+	if !strings.HasPrefix(f.Quote, "Stats 301.0:") {
+		t.Errorf("mintemp quote %q", f.Quote)
+	}
+}
+
+// Z tilt's RetryHelper (klippy/extras/z_tilt.py) as a Mainsail console
+// shows it: a range that does not shrink and the give-up.
+func TestKlipperConsoleZTilt(t *testing.T) {
+	text := `15:12:40  $ Z_TILT_ADJUST
+15:12:51  probe at 30.000,5.000 is z=2.410000
+15:13:05  Making the following Z adjustments:
+stepper_z = -0.004100
+stepper_z1 = 1.551600
+15:13:05  Retries: 0/5 Probed points range: 1.553500 tolerance: 0.007500
+15:13:33  Retries: 1/5 Probed points range: 1.551600 tolerance: 0.007500
+15:14:01  Retries: 2/5 Probed points range: 1.555300 tolerance: 0.007500
+15:14:02  !! Retries aborting: Probed points range is increasing.
+`
+	rep := read(t, "mainsail-console.txt", text)
+	expectFacts(t, rep, []want{
+		{"leveling.adjust_retries", "", "~2"},
+		{"leveling.adjust_range", "", "~1.5553"},
+		{"error.leveling_retries", "", "Retries aborting: Probed points range is increasing."},
+	})
+}
+
+// klippy.log's start-up dump of the last MCU build (klippy/util.py
+// dump_mcu_build: the .config between "========= Last MCU build config
+// =========" and a line of "=", then "Last MCU build version: ...") and a
+// driver that fails at start (klippy/extras/tmc.py "TMC %s failed to
+// init: %s").
+func TestKlippyLogBuildAndInit(t *testing.T) {
+	text := `Starting Klippy...
+Build file /home/pi/klipper/klippy/../.config(1461): Sun Feb 18 11:02:40 2024
+========= Last MCU build config =========
+CONFIG_LOW_LEVEL_OPTIONS=y
+CONFIG_MCU="stm32f103xe"
+CONFIG_STM32_FLASH_START_7000=y
+CONFIG_INITIAL_PINS=""
+=======================
+Last MCU build version: v0.12.0-121-g470e53b2
+TMC stepper_x failed to init: Unable to read tmc uart 'stepper_x' register IFCNT
+`
+	rep := read(t, "klippy.log", text)
+	expectFacts(t, rep, []want{
+		{"mcu.chip", "mcu", "stm32f103xe"},
+		{"mcu.bootloader_offset", "mcu", "0x7000"},
+		{"mcu.initial_pins", "mcu", "none"},
+		{"firmware.build_version", "mcu", "v0.12.0-121-g470e53b2"},
+		{"error.tmc_uart", "x", "Unable to read tmc uart 'stepper_x' register IFCNT"},
+	})
 }

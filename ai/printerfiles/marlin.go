@@ -3,6 +3,7 @@ package printerfiles
 import (
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // Marlin's serial output is read as Marlin prints it: the M503 report
@@ -144,6 +145,12 @@ var marlinMessages = newMessageTable([]message{
 	{"!! STOP called because of BLTouch error", "error.bltouch", "probe", 'm'},
 	{"Watchdog timeout", "error.watchdog", "mcu", 'm'},
 	{"endstops hit:", "endstop.hit", "", 'r'},
+	// OctoPrint's own lines in its serial.log and terminal
+	// (octoprint/plugins/serial_connector/serial_comm.py)
+	{"No answer from the printer within the connection timeout", "error.mcu_connect", "mcu", 'm'},
+	{"There was a timeout while trying to connect to the printer", "error.mcu_connect", "mcu", 'm'},
+	{"No response from printer after ", "error.lost_communication", "mcu", 'm'},
+	{"Over ", "warning.serial_resend", "", 'm'},
 })
 
 func (mr *marlinReader) line(raw string, n int, buf []param) {
@@ -163,13 +170,18 @@ func (mr *marlinReader) line(raw string, n int, buf []param) {
 	if prusaCode(c, s, n, raw) || readMessage(c, marlinMessages, s, n, raw) {
 		return
 	}
+	if s != u && strings.HasPrefix(u, "Recv:") && garbled(s) {
+		// Bytes that decode to nothing: the host and the board use different baud rates.
+		c.event("error.serial_garbage", "mcu", s, n, raw)
+		return
+	}
 	switch {
-	case s[0] == 'M':
+	case len(s) > 1 && s[0] == 'M' && s[1] >= '0' && s[1] <= '9':
 		if code, ps, ok := mcode(s); ok {
 			mr.setting(code, params(ps, buf), n, raw)
-		} else if v, ok := strings.CutPrefix(s, "Marlin "); ok {
-			mr.setFirmware("Marlin", firstWord(v), n, raw)
 		}
+	case strings.HasPrefix(s, "Marlin "):
+		mr.setFirmware("Marlin", firstWord(s[len("Marlin "):]), n, raw)
 	case strings.HasPrefix(s, "G29 W "):
 		mr.meshPoint(params(s[4:], buf), n, raw)
 	case strings.HasPrefix(s, "FIRMWARE_NAME:"):
@@ -205,8 +217,16 @@ func (mr *marlinReader) line(raw string, n int, buf []param) {
 	case strings.HasSuffix(s, "External Reset") || strings.HasSuffix(s, "Software Reset") || s == "PowerUp":
 		c.event("mcu.reset_cause", "", strings.ToLower(strings.TrimSuffix(s, " Reset")), n, raw)
 	case strings.Contains(s, "Heaters switched off.") || strings.Contains(s, "THERMAL RUNAWAY") ||
-		strings.HasPrefix(s, "Bed leveling failed."):
+		strings.HasPrefix(s, "Bed leveling failed.") || strings.Contains(s, "system stopped! Heater_ID") ||
+		strings.Contains(s, "kill() called"):
+		// Prusa's messages, and errors as OctoPrint shows them, without "Error:"
 		mr.errorLine(s, n, raw)
+	case strings.HasPrefix(s, "Connecting to port "):
+		if b, ok := after(s, ", baudrate "); ok {
+			c.set("mcu.host_baud", "mcu", firstWord(b), n, raw)
+		}
+	case strings.Contains(s, "No more candidates to test"):
+		c.event("error.mcu_connect", "mcu", s, n, raw)
 	default:
 		m119(c, s, n, raw)
 	}
@@ -579,6 +599,13 @@ func (mr *marlinReader) meshPoint(ps []param, n int, quote string) {
 // errorLine reads an "Error:" line's text (and Prusa's unprefixed ones).
 func (mr *marlinReader) errorLine(body string, n int, quote string) {
 	c := mr.c
+	// Marlin halts after a heater error; OctoPrint shows both on one line.
+	if strings.Contains(body, "kill() called") {
+		c.event("error.killed", "", body, n, quote)
+	}
+	if strings.Contains(body, "Printer stopped due to errors") {
+		c.event("error.stopped", "", body, n, quote)
+	}
 	heater := heaterOfMarlinError(body)
 	switch {
 	case strings.Contains(body, "PREHEAT"):
@@ -591,10 +618,6 @@ func (mr *marlinReader) errorLine(body string, n int, quote string) {
 		c.event("error.maxtemp", heater, body, n, quote)
 	case strings.Contains(body, "Heating failed"):
 		c.event("error.heater_not_heating", heater, body, n, quote)
-	case strings.HasPrefix(body, "Printer halted. kill() called"):
-		c.event("error.killed", "", body, n, quote)
-	case strings.HasPrefix(body, "Printer stopped due to errors"):
-		c.event("error.stopped", "", body, n, quote)
 	case strings.HasPrefix(body, "Line Number is not Last Line Number+1"):
 		c.event("error.serial_line_number", "", body, n, quote)
 	case strings.HasPrefix(body, "checksum mismatch") || strings.HasPrefix(body, "No Checksum with line number"):
@@ -614,6 +637,12 @@ func (mr *marlinReader) errorLine(body string, n int, quote string) {
 	case strings.HasPrefix(body, "Unknown command"):
 		c.event("error.unknown_command", quotedCommand(body), body, n, quote)
 	}
+}
+
+// garbled reports whether a received line is mostly undecodable bytes.
+func garbled(s string) bool {
+	bad := strings.Count(s, "\uFFFD")
+	return bad >= 3 && bad*3 >= utf8.RuneCountInString(s)
 }
 
 // heaterOfMarlinError names the heater of a Marlin or Prusa error:

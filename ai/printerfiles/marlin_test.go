@@ -306,3 +306,26 @@ func TestMarlinConfigAdvUsesConfiguration(t *testing.T) {
 		{"driver.stealthchop_threshold", "x", ""},
 	})
 }
+
+// OctoPrint's serial.log: its own connection messages
+// (octoprint/plugins/serial_connector/serial_comm.py) around a board that
+// answers at another baud rate, and an error as OctoPrint shows it.
+func TestOctoPrintSerialLog(t *testing.T) {
+	text := "2024-08-17 20:01:09,400 - Connecting to port /dev/ttyUSB0, baudrate 250000\n" +
+		"2024-08-17 20:01:09,442 - Changing monitoring state from \"Opening serial connection\" to \"Connecting\"\n" +
+		"2024-08-17 20:01:11,447 - Recv: \uFFFD\uFFFD\uFFFD\uFFFDx\uFFFD\uFFFD\uFFFD\n" +
+		"2024-08-17 20:01:11,567 - Send: N0 M110 N0*125\n" +
+		"2024-08-17 20:01:21,581 - No answer from the printer within the connection timeout, trying another hello\n" +
+		"2024-08-17 20:01:41,588 - There was a timeout while trying to connect to the printer\n"
+	rep := readKind(t, "serial.log", text, KindMarlinSerial)
+	expectFacts(t, rep, []want{
+		{"mcu.host_baud", "mcu", "250000"},
+		{"error.serial_garbage", "mcu", "\uFFFD\uFFFD\uFFFD\uFFFDx\uFFFD\uFFFD\uFFFD"},
+		{"error.mcu_connect", "mcu", "No answer from the printer within the connection timeout, trying another hello"},
+	})
+	rep = read(t, "octoprint_error.txt", "MINTEMP triggered, system stopped! Heater_ID: 0 - Printer halted. kill() called!\n")
+	expectFacts(t, rep, []want{
+		{"error.mintemp", "extruder", "MINTEMP triggered, system stopped! Heater_ID: 0 - Printer halted. kill() called!"},
+		{"error.killed", "", "MINTEMP triggered, system stopped! Heater_ID: 0 - Printer halted. kill() called!"},
+	})
+}

@@ -34,10 +34,7 @@ echo:  M310 P40.00 U0.0000 V1.00 C12.10 D0.0250 L270 S1 B1 E0.74 W1.20 T0.00
 `
 
 func TestPrusaM503(t *testing.T) {
-	rep := read(t, "octoprint_terminal.txt", prusaM503)
-	if k := rep.Files[0].Kind; k != KindPrusaM503 {
-		t.Fatalf("kind %s", k)
-	}
+	rep := readKind(t, "octoprint_terminal.txt", prusaM503, KindPrusaM503)
 	expectFacts(t, rep, []want{
 		{"extruder.steps_per_mm", "extruder", "~280"},
 		{"extruder.microsteps", "extruder", "~32"},

@@ -76,10 +76,7 @@ T0                                                 ; select first tool
 `
 
 func TestRRFConfig(t *testing.T) {
-	rep := read(t, "config.g", rrfConfigDuet3)
-	if k := rep.Files[0].Kind; k != KindRRFConfig {
-		t.Fatalf("kind %s", k)
-	}
+	rep := readKind(t, "config.g", rrfConfigDuet3, KindRRFConfig)
 	expectFacts(t, rep, []want{
 		{"firmware.machine", "", "Duet 3"},
 		{"printer.kinematics", "", "corexy"},
@@ -215,4 +212,13 @@ func TestRRFConsoleErrors(t *testing.T) {
 		{"Driver 2 stalled at Z height 1.20", want{"warning.driver_stall", "z", "stalled at Z height 1.20"}},
 		{"FIRMWARE_NAME: RepRapFirmware for Duet 2 WiFi/Ethernet FIRMWARE_VERSION: 3.4.5 ELECTRONICS: Duet WiFi 1.02 or later", want{"firmware.version", "", "3.4.5"}},
 	})
+}
+
+// A Duet Web Control console copied as text (date, time, a tab, the
+// message) with only temperature reports is RepRapFirmware's.
+func TestRRFConsoleTemperatures(t *testing.T) {
+	text := "3/5/2024, 7:40:12 PM\tM105\nok T:213.4 /205.0 B:60.1 /60.0\n3/5/2024, 7:40:14 PM\tM105\nok T:206.8 /205.0 B:60.1 /60.0\n" +
+		"3/5/2024, 7:40:16 PM\tM105\nok T:199.1 /205.0 B:59.9 /60.0\n3/5/2024, 7:40:18 PM\tM105\nok T:196.2 /205.0 B:60.1 /60.0\n"
+	rep := readKind(t, "console.txt", text, KindRRFConsole)
+	expectFacts(t, rep, []want{{"heater.temp_deviation_max", "extruder", "~8.8"}})
 }

@@ -8,9 +8,15 @@ type heaterTrack struct {
 	name                      string
 	pwmMax, devMax            float64
 	reached, hasPwm           bool
-	fullPower                 int
+	fullPower, hotOff         int
 	pwmLine, devLine, fullLn  int
 	pwmQuote, devQuote, fullQ string
+	// the lowest and highest temperature reported, with their lines
+	lo, hi           float64
+	loLine, hiLine   int
+	loQuote, hiQuote string
+	hotLine          int
+	hotQuote         string
 }
 
 // heaterTracks are the heaters of one log.
@@ -24,6 +30,20 @@ func (hs *heaterTracks) get(name string) *heaterTrack {
 // sample notes one report: the deviation from the target once the heater
 // has reached it, and the time spent at full power well below it.
 func (h *heaterTrack) sample(target, temp, pwm float64, hasPwm bool, n int, quote string) {
+	if h.loLine == 0 || temp < h.lo {
+		h.lo, h.loLine, h.loQuote = temp, n, quote
+	}
+	if h.hiLine == 0 || temp > h.hi {
+		h.hi, h.hiLine, h.hiQuote = temp, n, quote
+	}
+	// Well above its target with the heater off: something else heats it
+	// (a MOSFET or SSR stuck on).
+	if hasPwm && pwm == 0 && target > 0 && temp > target+10 {
+		h.hotOff++
+		if h.hotLine == 0 {
+			h.hotLine, h.hotQuote = n, quote
+		}
+	}
 	if hasPwm {
 		h.hasPwm = true
 		if pwm > h.pwmMax || h.pwmLine == 0 {
@@ -61,6 +81,13 @@ func (hs heaterTracks) emit(c *collector) {
 		}
 		if h.fullPower > 0 {
 			c.setNum("heater.full_power_below_target", h.name, float64(h.fullPower), h.fullLn, h.fullQ)
+		}
+		if h.hotOff > 0 {
+			c.setNum("heater.above_target_power_off", h.name, float64(h.hotOff), h.hotLine, h.hotQuote)
+		}
+		if h.loLine > 0 {
+			c.setNum("heater.temp_min", h.name, h.lo, h.loLine, h.loQuote)
+			c.setNum("heater.temp_max", h.name, h.hi, h.hiLine, h.hiQuote)
 		}
 	}
 }
