@@ -2,6 +2,7 @@ package printerfiles
 
 import (
 	"iter"
+	"math"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -14,7 +15,6 @@ type collector struct {
 	source string
 	facts  []Fact
 	index  map[factID]int
-	full   bool
 }
 
 type factID struct{ key, subject string }
@@ -57,7 +57,10 @@ func (c *collector) put(key, subject, value string, num float64, hasNum bool, li
 	if value == "" && !isEvent {
 		return // an option written without a value sets nothing
 	}
-	subject = cutUTF8(subject, 60)
+	if math.IsInf(num, 0) || math.IsNaN(num) {
+		return // a computed value out of range is no fact (and no JSON number)
+	}
+	subject = clip(subject, 60)
 	if !hasNum {
 		if n, ok := parseNum(value); ok {
 			num, hasNum = n, true
@@ -74,13 +77,12 @@ func (c *collector) put(key, subject, value string, num float64, hasNum bool, li
 		return
 	}
 	if len(c.facts) >= MaxFactsPerFile {
-		c.full = true
 		return
 	}
 	f := Fact{Key: key, Subject: subject, Value: value, Num: num, HasNum: hasNum,
 		Source: c.source, Line: line, Quote: makeQuote(quote)}
 	if isEvent {
-		f.Count = minCountedValue
+		f.Count = 1
 	}
 	c.index[id] = len(c.facts)
 	c.facts = append(c.facts, f)

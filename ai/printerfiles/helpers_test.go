@@ -1,6 +1,8 @@
 package printerfiles
 
 import (
+	"encoding/json"
+	"math"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -56,6 +58,9 @@ func findFact(rep Report, key, subject string) (Fact, bool) {
 // checkInvariants checks what every Report must satisfy whatever the input.
 func checkInvariants(t *testing.T, files []File, rep Report) {
 	t.Helper()
+	if _, err := json.Marshal(rep); err != nil {
+		t.Fatalf("report does not encode: %v", err)
+	}
 	if len(rep.Facts) > MaxFacts {
 		t.Fatalf("%d facts, more than %d", len(rep.Facts), MaxFacts)
 	}
@@ -81,7 +86,7 @@ func checkInvariants(t *testing.T, files []File, rep Report) {
 				t.Fatalf("invalid UTF-8 in %+v", f)
 			}
 		}
-		if f.Key == "" || len(f.Quote) > MaxQuoteBytes || len(f.Value) > MaxValueBytes {
+		if f.Key == "" || len(f.Quote) > MaxQuoteBytes || len(f.Value) > MaxValueBytes || math.IsInf(f.Num, 0) || math.IsNaN(f.Num) {
 			t.Fatalf("bad fact %+v", f)
 		}
 		text, ok := texts[f.Source]

@@ -48,8 +48,7 @@ const (
 	maxSubjects     = 24        // per-subject accumulators (steppers, heaters, drivers)
 	maxDefines      = 4096      // Marlin #define names remembered for #if evaluation
 	maxIfDepth      = 64        // nesting of #if blocks that is evaluated
-	minCountedValue = 1
-	minLine         = 4 // shorter log lines ("ok", "}") say nothing
+	minLine         = 4         // shorter log lines ("ok", "}") say nothing
 )
 
 // File is one attached text file.

@@ -97,3 +97,10 @@ func TestFactBounds(t *testing.T) {
 		t.Error("the error of the last file was dropped for settings")
 	}
 }
+
+// A computed value beyond float64 is no fact: the report stays valid JSON.
+func TestComputedOverflow(t *testing.T) {
+	rep := read(t, "printer.cfg", "[extruder]\nmicrosteps: 1e300\nfull_steps_per_rotation: 1e300\nrotation_distance: 1e-300\n")
+	expectNoFacts(t, rep, []want{{"extruder.steps_per_mm", "extruder", ""}})
+	expectFacts(t, rep, []want{{"extruder.microsteps", "extruder", "1e300"}})
+}
