@@ -269,13 +269,13 @@ func (mr *marlinReader) setFirmware(name, version string, n int, quote string) {
 // m115 reads "FIRMWARE_NAME:Marlin 2.1.2.1 (Jun 25 2023) SOURCE_CODE_URL:...
 // MACHINE_TYPE:Ender-3 V2 EXTRUDER_COUNT:1 UUID:...".
 func (mr *marlinReader) m115(s string, n int, quote string) {
-	v := s[len("FIRMWARE_NAME:"):]
+	v := strings.TrimSpace(s[len("FIRMWARE_NAME:"):])
 	for _, end := range []string{" SOURCE_CODE_URL:", " FIRMWARE_URL:", " PROTOCOL_VERSION:", " MACHINE_TYPE:", " FIRMWARE_VERSION:"} {
 		if i := strings.Index(v, end); i >= 0 {
 			v = v[:i]
 		}
 	}
-	name := firstWord(strings.TrimSpace(v))
+	name := firstWord(v)
 	version := firstWord(strings.TrimSpace(v[len(name):]))
 	if version == "based" {
 		version = ""

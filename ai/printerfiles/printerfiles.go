@@ -280,6 +280,7 @@ func readOne(name, text string, kind Kind, byName bool, sh *shared) parsed {
 	if len(facts) == 0 && byName {
 		kind, info = KindUnknown, fwInfo{}
 	}
+	info.firmware, info.version = clip(info.firmware, 40), clip(info.version, 40)
 	return parsed{
 		summary: FileSummary{
 			Name: name, Kind: kind, Label: label(kind, info),
