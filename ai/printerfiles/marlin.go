@@ -142,6 +142,7 @@ var marlinMessages = newMessageTable([]message{
 	{"Resend:", "warning.serial_resend", "", 'm'},
 	{"PID Autotune finished", "heater.pid_calibrated", "", 'm'},
 	{"TM: error ", "error.thermal_model", "extruder", 'r'},
+	{"THERMAL ANOMALY", "error.thermal_model", "extruder", 'm'},
 	{"!! STOP called because of BLTouch error", "error.bltouch", "probe", 'm'},
 	{"Watchdog timeout", "error.watchdog", "mcu", 'm'},
 	{"endstops hit:", "endstop.hit", "", 'r'},
@@ -221,6 +222,9 @@ func (mr *marlinReader) line(raw string, n int, buf []param) {
 		strings.Contains(s, "kill() called"):
 		// Prusa's messages, and errors as OctoPrint shows them, without "Error:"
 		mr.errorLine(s, n, raw)
+	case strings.Contains(s, "PINDA"):
+		// the MK2.5/MK3's inductive probe (Prusa-Firmware messages.cpp)
+		c.set("probe.type", "probe", "pinda", n, raw)
 	case strings.HasPrefix(s, "Connecting to port "):
 		if b, ok := after(s, ", baudrate "); ok {
 			c.set("mcu.host_baud", "mcu", firstWord(b), n, raw)

@@ -62,6 +62,8 @@ func TestPrusaMessages(t *testing.T) {
 		{"Error: HEATBED THERMAL RUNAWAY", want{"error.thermal_runaway", "heater_bed", "HEATBED THERMAL RUNAWAY"}},
 		{"Error: THERMAL RUNAWAY (PREHEAT HOTEND)", want{"error.heater_not_heating", "extruder", "THERMAL RUNAWAY (PREHEAT HOTEND)"}},
 		{"TM: error |1.432171|>0.740000", want{"error.thermal_model", "extruder", "|1.432171|>0.740000"}},
+		{"THERMAL ANOMALY", want{"error.thermal_model", "extruder", "THERMAL ANOMALY"}},
+		{"echo:PINDA cal.", want{"probe.type", "probe", "pinda"}},
 		{"echo:enqueing \"CRASH_DETECTEDY\"", want{"error.crash_detected", "y", "enqueing \"CRASH_DETECTEDY\""}},
 		{"Bed leveling failed. Sensor didn't trigger. Debris on nozzle? Waiting for reset.", want{"error.homing_no_trigger", "probe", "Bed leveling failed. Sensor didn't trigger. Debris on nozzle? Waiting for reset."}},
 		{"MINTEMP ERROR prusa.io/13208", want{"prusa.error_code", "13208", "MK4 HOTEND_MINTEMP_ERROR"}},
