@@ -76,14 +76,17 @@ attack: build
 
 # Fuzz every parser of untrusted input, FUZZTIME each (default 10 minutes).
 FUZZTIME ?= 10m
-FUZZ_TARGETS := server:FuzzImageHeaders server:FuzzJSONRoutes billing:FuzzParseEvent ai:FuzzAnalyze ai/printerfiles:FuzzStripSecrets
+FUZZ_TARGETS := server:FuzzImageHeaders server:FuzzJSONRoutes billing:FuzzParseEvent ai:FuzzAnalyze \
+	ai/printerfiles:FuzzStripSecrets ai/printerfiles:FuzzKlipperConfig ai/printerfiles:FuzzKlippyLog \
+	ai/printerfiles:FuzzMarlin ai/printerfiles:FuzzRRF ai/printerfiles:FuzzPrusa ai/printerfiles:FuzzGcode \
+	ai/printerfiles:FuzzRead
 fuzz:
 	@for t in $(FUZZ_TARGETS); do pkg=$${t%%:*}; fn=$${t##*:}; \
 	  echo "fuzz $$fn ($$pkg) for $(FUZZTIME)"; \
 	  $(GO) test ./$$pkg -run '^$$' -fuzz "^$$fn$$" -fuzztime $(FUZZTIME) -parallel 1 || exit 1; done
 
 bench:
-	$(GO) test -run '^$$' -bench . -benchmem ./ai/ ./server/
+	$(GO) test -run '^$$' -bench . -benchmem ./ai/ ./ai/printerfiles/ ./server/
 
 # Writes at disk speed: the disk's fsync rate, a bare Echo server and
 # Layerfix at 50 connections in one run (scripts/benchhttp).

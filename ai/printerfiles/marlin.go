@@ -1,0 +1,688 @@
+package printerfiles
+
+import (
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// Marlin's serial output is read as Marlin prints it: the M503 report
+// ("echo:  M92 X80.00 Y80.00 Z400.00 E93.00", one G-code per setting, each
+// report function in Marlin/src/gcode/config/*.cpp), the M115 answer
+// ("FIRMWARE_NAME:Marlin 2.1.2.1 ... MACHINE_TYPE:Ender-3 V2 ...",
+// "Cap:EEPROM:1"), errors ("Error:Thermal Runaway, system stopped!
+// Heater_ID: 0", "Error:Line Number is not Last Line Number+1, Last Line: 9",
+// "Error:Printer halted. kill() called!", Marlin/src/core/language.h), echo
+// messages ("echo:Unknown command: \"M851\"", "echo:EEPROM version mismatch
+// (EEPROM=V86 Marlin=V87)"), temperature reports ("ok T:205.1 /205.0 B:60.0
+// /60.0") and M119 endstop states. A host's prefixes ("Recv: ",
+// "2024-01-02 10:00:00,123 - Recv: ", "!!DEBUG: send ") are removed first;
+// lines the host sent ("Send: M92 E100") are not reports and are skipped.
+//
+// Prusa's MK3 firmware (prusa3d/Prusa-Firmware, Marlin 1.0 based) prints the
+// same codes in its own M503 layout (Config_PrintSettings: "M350" microsteps,
+// "M310" thermal model) and its own errors ("Error:0: Heaters switched off.
+// MINTEMP triggered!", " HOTEND THERMAL RUNAWAY", "TM: error |1.2|>0.7");
+// Prusa's Buddy firmware (MINI, MK4, XL) names errors by code
+// ("prusa.io/13208", Prusa-Error-Codes/yaml/buddy-error-codes.yaml).
+
+type marlinReader struct {
+	c        *collector
+	info     fwInfo
+	pids     []pidCalc
+	temps    heaterTracks
+	meshMin  float64
+	meshMax  float64
+	meshN    int
+	meshLine int
+	meshQ    string
+}
+
+var hostPrefixes = []string{"Recv: ", "Recv:", "echo:", "!!DEBUG: send ", "<<< ", "READ: "}
+
+// marlinStrip removes what a host puts before a line the printer sent.
+func marlinStrip(s string) string {
+	for range 4 {
+		s = trimLeftSpace(s)
+		if s == "" || !strings.ContainsRune("Re!<", rune(s[0])) {
+			return s
+		}
+		before := s
+		for _, p := range hostPrefixes {
+			s = strings.TrimPrefix(s, p)
+		}
+		if s == before {
+			break
+		}
+	}
+	return trimLeftSpace(s)
+}
+
+// m503Codes are the G-codes of an M503 report.
+var m503Codes = map[int]bool{
+	92: true, 145: true, 149: true, 200: true, 201: true, 203: true, 204: true, 205: true, 206: true,
+	207: true, 208: true, 209: true, 214: true, 217: true, 218: true, 301: true, 304: true, 305: true,
+	310: true, 350: true, 412: true, 413: true, 420: true, 421: true, 425: true, 569: true, 593: true,
+	603: true, 665: true, 666: true, 710: true, 851: true, 871: true, 900: true, 906: true, 913: true, 914: true,
+}
+
+// mcode reads "M92 X80 ..." into 92 and the parameters.
+func mcode(s string) (int, string, bool) {
+	if len(s) < 3 || s[0] != 'M' {
+		return 0, "", false
+	}
+	i := 1
+	for i < len(s) && i < 6 && s[i] >= '0' && s[i] <= '9' {
+		i++
+	}
+	if i == 1 || i < len(s) && s[i] != ' ' && s[i] != '\t' {
+		return 0, "", false
+	}
+	code, err := strconv.Atoi(s[1:i])
+	if err != nil {
+		return 0, "", false
+	}
+	return code, strings.TrimSpace(s[i:]), true
+}
+
+// isM503Line reports whether a stripped line is a setting of an M503 report.
+func isM503Line(s string) bool {
+	code, params, ok := mcode(s)
+	return ok && m503Codes[code] && params != "" && params[0] >= 'A' && params[0] <= 'Z'
+}
+
+// param is one "X80.00" of a G-code line.
+type param struct {
+	letter byte
+	value  string
+}
+
+// params splits a G-code's parameters; a ';' starts a comment.
+func params(s string, out []param) []param {
+	out = out[:0]
+	if i := strings.IndexByte(s, ';'); i >= 0 {
+		s = s[:i]
+	}
+	for tok := range strings.FieldsSeq(s) {
+		if len(out) == cap(out) {
+			break
+		}
+		b := tok[0]
+		if b >= 'a' && b <= 'z' {
+			b -= 'a' - 'A'
+		}
+		if b < 'A' || b > 'Z' {
+			continue
+		}
+		out = append(out, param{b, tok[1:]})
+	}
+	return out
+}
+
+// readMarlinLog reads an M503 report, a serial log, or Prusa firmware
+// output.
+func readMarlinLog(c *collector, text string) fwInfo {
+	mr := &marlinReader{c: c}
+	var buf [24]param
+	for n, raw := range eachLine(text) {
+		mr.line(raw, n, buf[:0])
+	}
+	mr.finish()
+	return mr.info
+}
+
+// marlinMessages are Marlin's and Prusa's messages read by their start
+// alone (Marlin/src/core/language.h, module/settings.cpp; Prusa-Firmware
+// temperature.cpp).
+var marlinMessages = newMessageTable([]message{
+	{"EEPROM version mismatch", "warning.eeprom_version_mismatch", "", 'm'},
+	{"Hardcoded Default Settings Loaded", "eeprom.defaults_loaded", "", 'm'},
+	{"Stored settings retrieved", "eeprom.loaded", "", 'm'},
+	{"Settings Stored", "eeprom.saved", "", 'm'},
+	{"Resend:", "warning.serial_resend", "", 'm'},
+	{"PID Autotune finished", "heater.pid_calibrated", "", 'm'},
+	{"TM: error ", "error.thermal_model", "extruder", 'r'},
+	{"THERMAL ANOMALY", "error.thermal_model", "extruder", 'm'},
+	{"!! STOP called because of BLTouch error", "error.bltouch", "probe", 'm'},
+	{"Watchdog timeout", "error.watchdog", "mcu", 'm'},
+	{"endstops hit:", "endstop.hit", "", 'r'},
+	// OctoPrint's own lines in its serial.log and terminal
+	// (octoprint/plugins/serial_connector/serial_comm.py)
+	{"No answer from the printer within the connection timeout", "error.mcu_connect", "mcu", 'm'},
+	{"There was a timeout while trying to connect to the printer", "error.mcu_connect", "mcu", 'm'},
+	{"No response from printer after ", "error.lost_communication", "mcu", 'm'},
+	{"Over ", "warning.serial_resend", "", 'm'},
+})
+
+func (mr *marlinReader) line(raw string, n int, buf []param) {
+	t := strings.TrimSpace(raw)
+	if len(t) < minLine {
+		return
+	}
+	u := stripTimestamp(t)
+	if strings.HasPrefix(u, "Send:") || strings.HasPrefix(u, "SENDING:") || strings.HasPrefix(u, ">>>") {
+		return
+	}
+	s := marlinStrip(u)
+	if s == "" {
+		return
+	}
+	c := mr.c
+	if prusaCode(c, s, n, raw) || readMessage(c, marlinMessages, s, n, raw) {
+		return
+	}
+	if s != u && strings.HasPrefix(u, "Recv:") && garbled(s) {
+		// Bytes that decode to nothing: the host and the board use different baud rates.
+		c.event("error.serial_garbage", "mcu", s, n, raw)
+		return
+	}
+	switch {
+	case len(s) > 1 && s[0] == 'M' && s[1] >= '0' && s[1] <= '9':
+		if code, ps, ok := mcode(s); ok {
+			mr.setting(code, params(ps, buf), n, raw)
+		}
+	case strings.HasPrefix(s, "Marlin "):
+		mr.setFirmware("Marlin", firstWord(s[len("Marlin "):]), n, raw)
+	case strings.HasPrefix(s, "G29 W "):
+		mr.meshPoint(params(s[4:], buf), n, raw)
+	case strings.HasPrefix(s, "FIRMWARE_NAME:"):
+		mr.m115(s, n, raw)
+	case strings.HasPrefix(s, "Cap:"):
+		name, val, ok := strings.Cut(s[len("Cap:"):], ":")
+		if ok && reportedCaps[name] {
+			c.set("firmware.capability", name, val, n, raw)
+		}
+	case strings.Contains(s, "CRASH_DETECTED"):
+		// Prusa's crash detection queues CRASH_DETECTEDX, Y or XY
+		axis, _ := after(s, "CRASH_DETECTED")
+		c.event("error.crash_detected", strings.ToLower(strings.Trim(firstWord(axis), "\".")), s, n, raw)
+	case strings.HasPrefix(s, "Crash detected"):
+		c.event("error.crash_detected", "", s, n, raw)
+	case strings.HasPrefix(s, "Error:"):
+		mr.errorLine(strings.TrimSpace(s[len("Error:"):]), n, raw)
+	case strings.HasPrefix(s, "Unknown command"):
+		c.event("error.unknown_command", quotedCommand(s), s, n, raw)
+	case strings.HasPrefix(s, "Testing ") && strings.Contains(s, " connection... Error:"):
+		axis := strings.ToLower(firstWord(s[len("Testing "):]))
+		c.event("error.tmc_uart", marlinAxisSubject(axis), s, n, raw)
+	case strings.HasPrefix(s, "ok T:") || strings.HasPrefix(s, "T:") || strings.HasPrefix(s, "ok T0:") || strings.HasPrefix(s, "T0:"):
+		mr.temps.tempReport(s, n, raw)
+	case strings.HasSuffix(s, "cold extrusion prevented"):
+		c.event("error.extrude_below_min_temp", "extruder", s, n, raw)
+	case strings.HasSuffix(s, "too long extrusion prevented"):
+		c.event("error.extrude_only_move_too_long", "extruder", s, n, raw)
+	case strings.HasSuffix(s, "Brown out Reset"):
+		c.event("error.brownout_reset", "mcu", s, n, raw)
+	case strings.HasSuffix(s, "Watchdog Reset"):
+		c.event("error.watchdog", "mcu", s, n, raw)
+	case strings.HasSuffix(s, "External Reset") || strings.HasSuffix(s, "Software Reset") || s == "PowerUp":
+		c.event("mcu.reset_cause", "", strings.ToLower(strings.TrimSuffix(s, " Reset")), n, raw)
+	case strings.Contains(s, "Heaters switched off.") || strings.Contains(s, "THERMAL RUNAWAY") ||
+		strings.HasPrefix(s, "Bed leveling failed.") || strings.Contains(s, "system stopped! Heater_ID") ||
+		strings.Contains(s, "kill() called"):
+		// Prusa's messages, and errors as OctoPrint shows them, without "Error:"
+		mr.errorLine(s, n, raw)
+	case strings.Contains(s, "PINDA"):
+		// the MK2.5/MK3's inductive probe (Prusa-Firmware messages.cpp)
+		c.set("probe.type", "probe", "pinda", n, raw)
+	case strings.HasPrefix(s, "Connecting to port "):
+		if b, ok := after(s, ", baudrate "); ok {
+			c.set("mcu.host_baud", "mcu", firstWord(b), n, raw)
+		}
+	case strings.Contains(s, "No more candidates to test"):
+		c.event("error.mcu_connect", "mcu", s, n, raw)
+	default:
+		m119(c, s, n, raw)
+	}
+}
+
+var reportedCaps = map[string]bool{
+	"EEPROM": true, "AUTOLEVEL": true, "Z_PROBE": true, "LEVELING_DATA": true, "THERMAL_PROTECTION": true,
+	"RUNOUT": true, "EMERGENCY_PARSER": true, "HOST_ACTION_COMMANDS": true, "PROMPT_SUPPORT": true,
+	"ARCS": true, "BABYSTEPPING": true, "SOFTWARE_POWER": true,
+}
+
+// m119 reads an M119 line: "x_min: open", "z_probe: TRIGGERED".
+func m119(c *collector, s string, n int, quote string) {
+	name, state, ok := strings.Cut(s, ": ")
+	if !ok || len(name) > 16 || state != "open" && state != "TRIGGERED" {
+		return
+	}
+	for i := 0; i < len(name); i++ {
+		if b := name[i]; !(b >= 'a' && b <= 'z' || b >= '0' && b <= '9' || b == '_') {
+			return
+		}
+	}
+	c.set("endstop.state", name, state, n, quote)
+}
+
+func (mr *marlinReader) setFirmware(name, version string, n int, quote string) {
+	version = strings.TrimRight(version, ",;:")
+	if i := strings.IndexByte(version, '+'); i > 0 { // "3.13.3+7981_a3f5c1a": the build follows
+		version = version[:i]
+	}
+	if mr.info.firmware == "" || mr.info.firmware == "Marlin" && name != "Marlin" || mr.info.version == "" {
+		mr.info = fwInfo{firmware: name, version: cutUTF8(version, 60)}
+	}
+	mr.c.set("firmware.name", "", name, n, quote)
+	if version != "" {
+		mr.c.set("firmware.version", "", version, n, quote)
+	}
+}
+
+// m115 reads "FIRMWARE_NAME:Marlin 2.1.2.1 (Jun 25 2023) SOURCE_CODE_URL:...
+// MACHINE_TYPE:Ender-3 V2 EXTRUDER_COUNT:1 UUID:...".
+func (mr *marlinReader) m115(s string, n int, quote string) {
+	v := strings.TrimSpace(s[len("FIRMWARE_NAME:"):])
+	for _, end := range []string{" SOURCE_CODE_URL:", " FIRMWARE_URL:", " PROTOCOL_VERSION:", " MACHINE_TYPE:", " FIRMWARE_VERSION:"} {
+		if i := strings.Index(v, end); i >= 0 {
+			v = v[:i]
+		}
+	}
+	name := firstWord(v)
+	version := firstWord(strings.TrimSpace(v[len(name):]))
+	if version == "based" {
+		version = ""
+	}
+	if fv, ok := after(s, " FIRMWARE_VERSION:"); ok && version == "" {
+		version = firstWord(fv)
+	}
+	if name == "" {
+		return
+	}
+	mr.setFirmware(name, version, n, quote)
+	if m, ok := after(s, "MACHINE_TYPE:"); ok {
+		if i := strings.Index(m, " EXTRUDER_COUNT:"); i >= 0 {
+			m = m[:i]
+		}
+		mr.c.set("firmware.machine", "", m, n, quote)
+	}
+}
+
+// marlinAxisSubject turns an M503 axis letter into a subject.
+func marlinAxisSubject(a string) string {
+	switch a {
+	case "x", "y", "z", "x2", "y2", "z2", "z3", "z4":
+		return a
+	case "e", "e0":
+		return "extruder"
+	}
+	if len(a) == 2 && a[0] == 'e' && a[1] >= '1' && a[1] <= '7' {
+		return "extruder" + a[1:]
+	}
+	return a
+}
+
+// axisKey is the key prefix of an axis subject.
+func axisKey(subject string) string {
+	if isExtruderSubject(subject) {
+		return "extruder."
+	}
+	return "stepper."
+}
+
+// extruderIndex is the subject of extruder index i.
+func extruderSubject(i string) string {
+	if i == "" || i == "0" {
+		return "extruder"
+	}
+	return "extruder" + i
+}
+
+// setting reads one line of an M503 report.
+func (mr *marlinReader) setting(code int, ps []param, n int, quote string) {
+	c := mr.c
+	// T<n> or E<n> selects an extruder in some reports.
+	tool := ""
+	for _, p := range ps {
+		if p.letter == 'T' {
+			tool = p.value
+		}
+	}
+	each := func(key string, scale float64) {
+		for _, p := range ps {
+			v, ok := parseNum(p.value)
+			if !ok {
+				continue
+			}
+			var subject string
+			switch p.letter {
+			case 'X', 'Y', 'Z':
+				subject = string(rune(p.letter - 'A' + 'a'))
+			case 'E':
+				if code == 206 {
+					continue // home offsets are the axes'
+				}
+				subject = extruderSubject(tool)
+			default:
+				continue
+			}
+			c.setNum(axisKey(subject)+key, subject, round4(v*scale), n, quote)
+		}
+	}
+	get := func(letter byte) (float64, bool) {
+		for _, p := range ps {
+			if p.letter == letter {
+				return parseNum(p.value)
+			}
+		}
+		return 0, false
+	}
+	switch code {
+	case 92:
+		each("steps_per_mm", 1)
+	case 203:
+		each("max_velocity", 1)
+	case 201:
+		each("max_accel", 1)
+	case 350:
+		each("microsteps", 1)
+	case 206:
+		each("home_offset", 1)
+	case 204:
+		for _, p := range ps {
+			v, ok := parseNum(p.value)
+			if !ok {
+				continue
+			}
+			switch p.letter {
+			case 'P', 'S':
+				c.setNum("printer.max_accel", "", v, n, quote)
+			case 'R':
+				c.setNum("printer.retract_accel", "", v, n, quote)
+			case 'T':
+				c.setNum("printer.travel_accel", "", v, n, quote)
+			}
+		}
+	case 205:
+		for _, p := range ps {
+			v, ok := parseNum(p.value)
+			if !ok {
+				continue
+			}
+			switch p.letter {
+			case 'J':
+				c.setNum("printer.junction_deviation", "", v, n, quote)
+			case 'X', 'Y', 'Z':
+				s := string(rune(p.letter - 'A' + 'a'))
+				c.setNum("stepper.jerk", s, v, n, quote)
+			case 'E':
+				c.setNum("extruder.jerk", "extruder", v, n, quote)
+			}
+		}
+	case 301, 304:
+		subject := "heater_bed"
+		if code == 301 {
+			subject = "extruder"
+			if e, ok := get('E'); ok && e >= 1 && e <= 7 {
+				subject = "extruder" + strconv.Itoa(int(e))
+			}
+		}
+		mr.pid(subject, ps, n, quote)
+	case 851:
+		for _, p := range ps {
+			v, ok := parseNum(p.value)
+			if !ok {
+				continue
+			}
+			switch p.letter {
+			case 'X':
+				c.setNum("probe.x_offset", "probe", v, n, quote)
+			case 'Y':
+				c.setNum("probe.y_offset", "probe", v, n, quote)
+			case 'Z':
+				c.setNum("probe.z_offset", "probe", v, n, quote)
+				c.setNum("probe.trigger_height", "probe", 0-v, n, quote)
+			}
+		}
+	case 900:
+		if k, ok := get('K'); ok {
+			c.setNum("extruder.pressure_advance", extruderSubject(tool), k, n, quote)
+		}
+	case 906, 913, 914:
+		key, scale := "driver.run_current", 0.001 // mA to A
+		switch code {
+		case 913:
+			key, scale = "driver.stealthchop_threshold", 1
+		case 914:
+			key, scale = "driver.stallguard_threshold", 1
+		}
+		index := ""
+		for _, p := range ps {
+			if p.letter == 'I' {
+				index = p.value
+			}
+		}
+		for _, p := range ps {
+			v, ok := parseNum(p.value)
+			if !ok {
+				continue
+			}
+			subject := ""
+			switch p.letter {
+			case 'X', 'Y', 'Z':
+				subject = string(rune(p.letter - 'A' + 'a'))
+				if i, err := strconv.Atoi(index); err == nil && i >= 1 && i <= 3 {
+					subject += strconv.Itoa(i + 1) // I1 is the second stepper of the axis
+				}
+			case 'E':
+				subject = extruderSubject(tool)
+			default:
+				continue
+			}
+			c.setNum(key, subject, round4(v*scale), n, quote)
+		}
+	case 569:
+		on := true
+		if v, ok := get('S'); ok {
+			on = v != 0
+		}
+		for _, p := range ps {
+			switch p.letter {
+			case 'X', 'Y', 'Z':
+				c.setBool("driver.stealthchop", string(rune(p.letter-'A'+'a')), on, n, quote)
+			case 'E':
+				c.setBool("driver.stealthchop", extruderSubject(tool), on, n, quote)
+			}
+		}
+	case 420:
+		if v, ok := get('S'); ok {
+			c.setBool("leveling.enabled", "", v != 0, n, quote)
+		}
+		if v, ok := get('Z'); ok {
+			c.setNum("leveling.fade_height", "", v, n, quote)
+		}
+	case 421:
+		mr.meshPoint(ps, n, quote)
+	case 200:
+		if v, ok := get('S'); ok {
+			c.setBool("extruder.volumetric", "extruder", v != 0, n, quote)
+		}
+		if v, ok := get('D'); ok {
+			c.setNum("extruder.filament_diameter", extruderSubject(tool), v, n, quote)
+		}
+	case 207:
+		if v, ok := get('S'); ok {
+			c.setNum("firmware_retraction.retract_length", "", v, n, quote)
+		}
+		if v, ok := get('F'); ok {
+			c.setNum("firmware_retraction.retract_speed", "", round4(v/60), n, quote)
+		}
+		if v, ok := get('Z'); ok {
+			c.setNum("firmware_retraction.z_hop", "", v, n, quote)
+		}
+	case 412:
+		if v, ok := get('S'); ok {
+			c.setBool("filament_sensor.enabled", "filament", v != 0, n, quote)
+		}
+	case 413:
+		if v, ok := get('S'); ok {
+			c.setBool("power_loss_recovery.enabled", "", v != 0, n, quote)
+		}
+	case 593:
+		x, y := false, false
+		for _, p := range ps {
+			x = x || p.letter == 'X'
+			y = y || p.letter == 'Y'
+		}
+		if !x && !y {
+			x, y = true, true
+		}
+		if f, ok := get('F'); ok {
+			if x {
+				c.setNum("input_shaper.shaper_freq_x", "", f, n, quote)
+			}
+			if y {
+				c.setNum("input_shaper.shaper_freq_y", "", f, n, quote)
+			}
+		}
+	case 310:
+		if v, ok := get('S'); ok {
+			c.setBool("thermal_model.enabled", "extruder", v != 0, n, quote)
+		}
+		if v, ok := get('P'); ok {
+			c.setNum("thermal_model.heater_power", "extruder", v, n, quote)
+		}
+		if v, ok := get('E'); ok {
+			c.setNum("thermal_model.error_threshold", "extruder", v, n, quote)
+		}
+		if v, ok := get('W'); ok {
+			c.setNum("thermal_model.warning_threshold", "extruder", v, n, quote)
+		}
+	}
+}
+
+// pid reads M301/M304 P I D.
+func (mr *marlinReader) pid(subject string, ps []param, n int, quote string) {
+	h := pidSlot(&mr.pids, subject)
+	if h == nil {
+		return
+	}
+	h.has = 0
+	for _, p := range ps {
+		v, ok := parseNum(p.value)
+		if !ok {
+			continue
+		}
+		switch p.letter {
+		case 'P':
+			mr.c.setNum("heater.pid_kp", subject, v, n, quote)
+			h.kp, h.has = v, h.has|1
+		case 'I':
+			mr.c.setNum("heater.pid_ki", subject, v, n, quote)
+			h.ki, h.has = v, h.has|2
+		case 'D':
+			mr.c.setNum("heater.pid_kd", subject, v, n, quote)
+			h.kd, h.has = v, h.has|4
+		}
+	}
+	h.line, h.quote = n, quote
+}
+
+// meshPoint notes one stored mesh point ("G29 W I0 J0 Z-0.12", "M421 I0 J0 Z0.1").
+func (mr *marlinReader) meshPoint(ps []param, n int, quote string) {
+	for _, p := range ps {
+		if p.letter != 'Z' {
+			continue
+		}
+		z, ok := parseNum(p.value)
+		if !ok {
+			return
+		}
+		if mr.meshN == 0 || z < mr.meshMin {
+			mr.meshMin = z
+		}
+		if mr.meshN == 0 || z > mr.meshMax {
+			mr.meshMax = z
+		}
+		mr.meshN++
+		mr.meshLine, mr.meshQ = n, quote
+	}
+}
+
+// errorLine reads an "Error:" line's text (and Prusa's unprefixed ones).
+func (mr *marlinReader) errorLine(body string, n int, quote string) {
+	c := mr.c
+	// Marlin halts after a heater error; OctoPrint shows both on one line.
+	if strings.Contains(body, "kill() called") {
+		c.event("error.killed", "", body, n, quote)
+	}
+	if strings.Contains(body, "Printer stopped due to errors") {
+		c.event("error.stopped", "", body, n, quote)
+	}
+	heater := heaterOfMarlinError(body)
+	switch {
+	case strings.Contains(body, "PREHEAT"):
+		c.event("error.heater_not_heating", heater, body, n, quote)
+	case strings.Contains(body, "Thermal Runaway") || strings.Contains(body, "THERMAL RUNAWAY"):
+		c.event("error.thermal_runaway", heater, body, n, quote)
+	case strings.Contains(body, "MINTEMP"):
+		c.event("error.mintemp", heater, body, n, quote)
+	case strings.Contains(body, "MAXTEMP"):
+		c.event("error.maxtemp", heater, body, n, quote)
+	case strings.Contains(body, "Heating failed"):
+		c.event("error.heater_not_heating", heater, body, n, quote)
+	case strings.HasPrefix(body, "Line Number is not Last Line Number+1"):
+		c.event("error.serial_line_number", "", body, n, quote)
+	case strings.HasPrefix(body, "checksum mismatch") || strings.HasPrefix(body, "No Checksum with line number"):
+		c.event("error.serial_checksum", "", body, n, quote)
+	case strings.HasPrefix(body, "Probing Failed"):
+		c.event("error.probing_failed", "probe", body, n, quote)
+	case strings.HasPrefix(body, "Z Probe Past Bed"):
+		c.event("error.probe_out_of_bounds", "probe", body, n, quote)
+	case strings.Contains(body, "EEPROM") && strings.Contains(body, "CRC"):
+		c.event("warning.eeprom_crc", "", body, n, quote)
+	case strings.HasPrefix(body, "Bed leveling failed. Sensor didn't trigger"):
+		c.event("error.homing_no_trigger", "probe", body, n, quote)
+	case strings.HasPrefix(body, "Bed leveling failed. Sensor triggered too soon"):
+		c.event("error.probe_triggered_prior_to_movement", "probe", body, n, quote)
+	case strings.HasPrefix(body, "Bed leveling failed"):
+		c.event("error.probing_failed", "probe", body, n, quote)
+	case strings.HasPrefix(body, "Unknown command"):
+		c.event("error.unknown_command", quotedCommand(body), body, n, quote)
+	}
+}
+
+// garbled reports whether a received line is mostly undecodable bytes.
+func garbled(s string) bool {
+	bad := strings.Count(s, "\uFFFD")
+	return bad >= 3 && bad*3 >= utf8.RuneCountInString(s)
+}
+
+// heaterOfMarlinError names the heater of a Marlin or Prusa error:
+// "Heater_ID: 0" / "Heater_ID: bed", "0: Heaters switched off", "MINTEMP BED",
+// "HEATBED THERMAL RUNAWAY".
+func heaterOfMarlinError(body string) string {
+	if id, ok := after(body, "Heater_ID: "); ok {
+		id = firstWord(strings.TrimPrefix(id, "redundant "))
+		switch id {
+		case "bed":
+			return "heater_bed"
+		case "chamber", "cooler", "probe", "board", "motherboard":
+			return id
+		}
+		return extruderSubject(id)
+	}
+	switch {
+	case strings.Contains(body, "BED") || strings.Contains(body, "HEATBED") || strings.Contains(body, "Bed") && !strings.Contains(body, "Heater_ID"):
+		return "heater_bed"
+	case strings.Contains(body, " AMB"):
+		return "ambient"
+	case len(body) > 2 && body[0] >= '0' && body[0] <= '9' && body[1] == ':':
+		return extruderSubject(body[:1])
+	}
+	return "extruder"
+}
+
+// finish adds what is computed from the whole report.
+func (mr *marlinReader) finish() {
+	for _, h := range mr.pids {
+		if h.has == 7 {
+			mr.c.setBool("pid.tuned", h.subject, !stockPID(h.kp, h.ki, h.kd), h.line, h.quote)
+		}
+	}
+	if mr.meshN >= 4 {
+		mr.c.setNum("leveling.mesh_range", "", round4(mr.meshMax-mr.meshMin), mr.meshLine, mr.meshQ)
+	}
+	mr.temps.emit(mr.c)
+}

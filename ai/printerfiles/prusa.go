@@ -1,0 +1,85 @@
+package printerfiles
+
+import "strings"
+
+// Prusa's Buddy firmware shows an error as a five-digit code, the printer's
+// two digits then the error's three (prusa.io/13208 is MK4's HOTEND MINTEMP
+// ERROR). The printer codes are Buddy's PRINTER_CODE values (its
+// CMakeLists.txt); the error ids are those of
+// Prusa-Error-Codes/yaml/buddy-error-codes.yaml.
+
+var prusaPrinterCodes = map[string]string{
+	"12": "MINI", "13": "MK4", "16": "iX", "17": "XL", "18": "MK3.5", "23": "MK3.9", "31": "CORE One",
+}
+
+// prusaErrors maps an error's last three digits to its id, and where one
+// exists to the fact key and subject it means.
+var prusaErrors = map[string]struct{ id, key, subject string }{
+	"101": {"STUCK_FILAMENT_DETECTED", "error.filament_stuck", "extruder"},
+	"109": {"STEEL_SHEET_NOT_DETECTED", "", ""},
+	"201": {"BED_PREHEAT_ERROR", "error.heater_not_heating", "heater_bed"},
+	"202": {"HOTEND_PREHEAT_ERROR", "error.heater_not_heating", "extruder"},
+	"203": {"BED_THERMAL_RUNAWAY", "error.thermal_runaway", "heater_bed"},
+	"204": {"HOTEND_THERMAL_RUNAWAY", "error.thermal_runaway", "extruder"},
+	"205": {"BED_MAXTEMP_ERROR", "error.maxtemp", "heater_bed"},
+	"206": {"HOTEND_MAXTEMP_ERROR", "error.maxtemp", "extruder"},
+	"207": {"BED_MINTEMP_ERROR", "error.mintemp", "heater_bed"},
+	"208": {"HOTEND_MINTEMP_ERROR", "error.mintemp", "extruder"},
+	"209": {"BED_TEMP_NOT_MATCHING", "error.temperature_mismatch", "heater_bed"},
+	"210": {"HOTEND_TEMP_NOT_MATCHING", "error.temperature_mismatch", "extruder"},
+	"211": {"HEATBREAK_MINTEMP_ERR", "error.mintemp", "heatbreak"},
+	"212": {"HEATBREAK_MAXTEMP_ERR", "error.maxtemp", "heatbreak"},
+	"213": {"MCU_MAXTEMP_ERR", "error.maxtemp", "mcu"},
+	"301": {"HOMING_ERROR_Z", "error.homing_failed", "z"},
+	"304": {"HOMING_ERROR_X", "error.homing_failed", "x"},
+	"305": {"HOMING_ERROR_Y", "error.homing_failed", "y"},
+	"308": {"NOZZLE_OVERCURRENT", "error.heater_overcurrent", "extruder"},
+	"322": {"HEATER_HOTEND_OVERCURRENT", "error.heater_overcurrent", "extruder"},
+	"323": {"ACCELEROMETER_COMMUNICATION_FAILED", "", ""},
+	"510": {"EMERGENCY_STOP", "", ""},
+	"526": {"LOADCELL_INFINITE_LOAD", "error.probing_failed", "probe"},
+	"528": {"LOADCELL_TIMEOUT", "error.probing_failed", "probe"},
+	"534": {"GCODE_CORRUPTION", "", ""},
+	"809": {"CRASH_RECOVERY_AXIS_LONG", "error.crash_detected", ""},
+	"810": {"CRASH_RECOVERY_AXIS_SHORT", "error.crash_detected", ""},
+	"811": {"CRASH_RECOVERY_REPEATED_CRASH", "error.crash_detected", ""},
+	"812": {"CRASH_RECOVERY_HOME_FAIL", "error.homing_failed", ""},
+	"816": {"PRINT_FAN_ERROR", "error.fan", "part_fan"},
+	"818": {"HOTEND_TEMP_DISCREPANCY", "error.temperature_mismatch", "extruder"},
+	"822": {"HEATBREAK_THERMISTOR_FAIL", "error.sensor_fault", "heatbreak"},
+	"828": {"HOTEND_FAN_ERROR", "error.fan", "hotend_fan"},
+	"829": {"FILAMENT_RUNOUT", "event.filament_runout", "extruder"},
+	"833": {"PROBING_FAILED", "error.probing_failed", "probe"},
+}
+
+// prusaCode reads a Buddy error code on a line ("prusa.io/13208",
+// "#13208"); it reports whether it found one.
+func prusaCode(c *collector, s string, n int, quote string) bool {
+	i := strings.Index(s, "prusa.io/")
+	skip := len("prusa.io/")
+	if i < 0 {
+		i = strings.IndexByte(s, '#')
+		skip = 1
+	}
+	if i < 0 || i+skip+5 > len(s) {
+		return false
+	}
+	code := s[i+skip : i+skip+5]
+	if !isDigits(code) || i+skip+5 < len(s) && s[i+skip+5] >= '0' && s[i+skip+5] <= '9' {
+		return false
+	}
+	printer, ok := prusaPrinterCodes[code[:2]]
+	if !ok {
+		return false
+	}
+	e, known := prusaErrors[code[2:]]
+	id := e.id
+	if !known {
+		id = "unknown"
+	}
+	c.event("prusa.error_code", code, printer+" "+id, n, quote)
+	if e.key != "" {
+		c.event(e.key, e.subject, code+" "+id, n, quote)
+	}
+	return true
+}
