@@ -2,8 +2,10 @@ package ai
 
 import (
 	"fmt"
+	"io/fs"
 	"math"
 	"strings"
+	"sync"
 )
 
 // Conditions and rules: what the engine derives from the maker's settings,
@@ -187,6 +189,51 @@ func (f *facts) printerName() string {
 	}
 	return "your printer"
 }
+
+// PrinterMention says how the engine's texts may name the printer a maker
+// entered as brand and model: the knowledge base's name for it and, for a
+// model (not a whole brand), the other names makers use for it; none when
+// it knows the printer not. brandIsMaker says whether brand alone is only a
+// manufacturer's name that any guide may use ("Creality", "Prusa"), not a
+// model or a name of the maker's own.
+func PrinterMention(brand, model string) (names []string, brandIsMaker bool) {
+	ps, err := kbPrinters()
+	if err != nil {
+		return nil, false
+	}
+	if p := findPrinter(ps, brand+" "+model); p != nil {
+		names = append(names, p.Name)
+		if !p.Generic {
+			names = append(names, p.Names...)
+		}
+	}
+	if c := compact(brand); c != "" {
+		for _, p := range ps {
+			if p.Generic && containsString(p.compactNames, c) {
+				brandIsMaker = true
+			}
+		}
+	}
+	return names, brandIsMaker
+}
+
+// kbPrinters reads the embedded printer profiles once, for PrinterMention.
+var kbPrinters = sync.OnceValues(func() ([]*printer, error) {
+	sub, err := fs.Sub(kbFiles, "kb")
+	if err != nil {
+		return nil, err
+	}
+	var ps []*printer
+	if err := decodeFile(sub, "printers.json", &ps); err != nil {
+		return nil, err
+	}
+	for _, p := range ps {
+		for _, n := range p.Names {
+			p.compactNames = append(p.compactNames, compact(n))
+		}
+	}
+	return ps, nil
+})
 
 // findMaterial returns the material whose longest name occurs as a word in
 // text, or nil.
