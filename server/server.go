@@ -197,6 +197,7 @@ func New(cfg *Config, d Deps) (*Server, error) {
 	sh := &shareAPI{store: d.Store, limiter: newFixedWindow(newLimitStates(d.Store, "share", d.Now), cfg.ShareRate, time.Hour, d.Now), signer: s.signer}
 	api.POST("/share-results", sh.create)
 	api.GET("/share/:shareId", sh.get)
+	app.guide, app.log = sh.guide, d.Logger
 
 	s.registerWorkspace(api, d)
 	s.registerBilling(api, d)

@@ -161,3 +161,53 @@ func TestSharedGuideReadsWellToAStranger(t *testing.T) {
 		}
 	}
 }
+
+// TestSharePageLinkPreview: a shared guide's page carries its own title and
+// the start of its summary for link previews, escaped.
+func TestSharePageLinkPreview(t *testing.T) {
+	ts := newTestServer(t, map[string]string{"LAYERFIX_BASE_PATH": "/lf"}, nil)
+	summary := `Stringing "between" parts <script>alert('x')</script> & oozing: Molten plastic oozes from the nozzle while it travels between separate parts of the model, leaving thin strings and wisps across the gaps. Your description mentions "strings between". Also possible: wet filament that pops and hisses.`
+	data := map[string]any{"summary": summary, "steps": goodResult["steps"], "additionalTips": []string{"Store filament dry"}}
+	w := ts.do(t, "POST", "/lf/api/share-results", signed(t, ts, data))
+	if w.Code != 201 {
+		t.Fatalf("share: %d %s", w.Code, w.Body.String())
+	}
+	var created struct{ ShareID string }
+	json.Unmarshal(w.Body.Bytes(), &created)
+
+	page := ts.do(t, "GET", "/lf/share/"+created.ShareID, "")
+	body := page.Body.String()
+	if page.Code != 200 || !strings.HasPrefix(page.Header().Get("Content-Type"), "text/html") || page.Header().Get("Referrer-Policy") != "no-referrer" {
+		t.Fatalf("page: %d %v", page.Code, page.Header())
+	}
+	title := `Stringing &#34;between&#34; parts…` // 50 characters, cut at a word
+	desc := `Stringing &#34;between&#34; parts &lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; &amp; oozing: Molten plastic oozes from the nozzle while it travels between separate parts of the model, leaving thin strings and wisps across the…`
+	for _, want := range []string{
+		`<title>` + title + ` – Layerfix</title>`,
+		`<meta property="og:title" content="` + title + `">`,
+		`<meta property="og:description" content="` + desc + `">`,
+		`<meta name="description" content="` + desc + `">`,
+		`<meta property="og:type" content="article">`,
+		`<meta property="og:site_name" content="Layerfix">`,
+		`<meta name="robots" content="noindex">`,
+		`<div id=root>`, // still the app
+	} {
+		if !strings.Contains(body, want) {
+			t.Errorf("page lacks %s:\n%s", want, body)
+		}
+	}
+	if strings.Contains(body, "<script>alert") || strings.Count(body, "<title>") != 1 {
+		t.Fatalf("summary not escaped, or two titles:\n%s", body)
+	}
+
+	for _, id := range []string{"AAAAAAAAAAAAAAAAAAAAAA", "not-a-share", "x%22%3E%3Cscript%3E"} {
+		w := ts.do(t, "GET", "/lf/share/"+id, "")
+		if w.Code != 404 || !strings.Contains(w.Body.String(), "<title>Guide Not Found – Layerfix</title>") || strings.Contains(w.Body.String(), "<script>") {
+			t.Errorf("missing guide %q: %d %s", id, w.Code, w.Body.String())
+		}
+	}
+	// Other pages keep the app's own title.
+	if w := ts.do(t, "GET", "/lf/pricing", ""); !strings.Contains(w.Body.String(), "<title>Layerfix</title>") {
+		t.Errorf("pricing page: %s", w.Body.String())
+	}
+}
