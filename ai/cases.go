@@ -435,7 +435,7 @@ func (a *analysis) otherFix(k [2]int, added map[[2]int]bool, score float64) (can
 		return candidateStep{}, false
 	}
 	f := a.e.kb.modes[k[0]].Fixes[k[1]]
-	if !a.facts.all(f.When) {
+	if !a.facts.applies(f) {
 		return candidateStep{}, false
 	}
 	return candidateStep{step: Step{Title: f.Title}, fix: f, key: f.key, ref: f.ref, score: score, mode: k[0]}, true

@@ -623,7 +623,7 @@ func (e *Engine) Candidates(req Request, n int) []Candidate {
 			Score:  math.Round(s.total*100) / 100,
 		}
 		for _, f := range a.modeFixes(s.mode) {
-			c.Fixes = append(c.Fixes, Step{Title: f.Title, Description: a.fixDescription(f), Priority: PriorityMedium})
+			c.Fixes = append(c.Fixes, Step{Title: a.facts.ownNumbers(f.Title).title, Description: a.fixDescription(f), Priority: PriorityMedium})
 		}
 		out = append(out, c)
 	}
@@ -635,7 +635,7 @@ func (a *analysis) modeFixes(mi int) []kbFix {
 	m := a.e.kb.modes[mi]
 	out := make([]kbFix, 0, len(m.Fixes))
 	for _, f := range m.Fixes {
-		if a.facts.all(f.When) {
+		if a.facts.applies(f) {
 			out = append(out, f)
 		}
 	}
@@ -658,6 +658,7 @@ func (a *analysis) fixDescription(f kbFix) string {
 	for _, n := range notes {
 		parts = append(parts, sentence(n))
 	}
+	parts = a.facts.ownDescription(a.facts.ownNumbers(f.Title), parts)
 	return truncateRunes(strings.Join(parts, " "), maxDescRune)
 }
 
@@ -690,7 +691,7 @@ func (a *analysis) steps() ([]Step, []ruleStep) {
 		base := math.Max(s.total, 0.01) / float64(1+r/rankedModes)
 		j := 0
 		for fi, f := range a.e.kb.modes[s.mode].Fixes {
-			if !a.facts.all(f.When) {
+			if !a.facts.applies(f) {
 				continue
 			}
 			d := fixDecay[min(j, len(fixDecay)-1)]
@@ -783,6 +784,7 @@ func (a *analysis) render(chosen []candidateStep, best float64, rules []ruleStep
 			}
 		}
 		if c.mode >= 0 {
+			c.step.Title = a.facts.ownNumbers(c.fix.Title).title
 			c.step.Description = a.fixDescription(c.fix)
 		}
 		if c.makers > 0 {
