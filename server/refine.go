@@ -116,16 +116,22 @@ func (t *troubleshootAPI) refineToken(ctx context.Context, r ai.Request) (string
 }
 
 func (t *troubleshootAPI) validRefineToken(ctx context.Context, token string, r ai.Request) (bool, error) {
+	return checkRefineToken(ctx, t.keys, t.now(), token, r)
+}
+
+// checkRefineToken reports whether token binds the inputs of r and has not
+// expired at now.
+func checkRefineToken(ctx context.Context, keys *keyring, now time.Time, token string, r ai.Request) (bool, error) {
 	expS, macS, ok := strings.Cut(token, ".")
 	exp, err := strconv.ParseInt(expS, 10, 64)
-	if !ok || err != nil || len(token) > 64 || time.Unix(exp, 0).Before(t.now()) {
+	if !ok || err != nil || len(token) > 64 || time.Unix(exp, 0).Before(now) {
 		return false, nil
 	}
 	mac, err := base64.RawURLEncoding.DecodeString(macS)
 	if err != nil {
 		return false, nil
 	}
-	key, err := t.keys.key(ctx, refineKeyName)
+	key, err := keys.key(ctx, refineKeyName)
 	if err != nil {
 		return false, err
 	}
@@ -169,13 +175,9 @@ func (t *troubleshootAPI) refine(c echo.Context) (err error) {
 	}
 	defer release()
 	var in refineRequest
-	if err := bindJSON(c, &in); err != nil {
+	fields, atts, err := bindAnalysis(c, &in, &in.troubleshootRequest)
+	if err != nil {
 		return err
-	}
-	fields := in.validate()
-	atts, aerr := in.checkAttachments(fields)
-	if aerr != nil {
-		return aerr
 	}
 	if len(fields) > 0 {
 		return validationErr(fields)

@@ -23,7 +23,9 @@ func (s *Server) registerWorkspace(api *echo.Group, d Deps) {
 	pr := &printersAPI{store: d.Store, now: s.now}
 	is := &issuesAPI{store: d.Store, photos: ph, blobs: blobs, analyzer: d.Analyzer,
 		limits: s.cfg.TierLimits, now: s.now, log: s.log, learn: s.learn, refiner: d.Refiner, signer: s.signer,
-		netLimit: s.cfg.NetworkLimit, requireVerified: s.cfg.RequireVerified}
+		netLimit: s.cfg.NetworkLimit, requireVerified: s.cfg.RequireVerified,
+		saved:    newFixedWindow(newLimitStates(d.Store, "saved-analysis", s.now), 1, refineTokenLife, s.now),
+		operator: s.cfg.OperatorName, contact: s.cfg.ContactEmail}
 
 	api.GET("/printers", pr.list)
 	api.POST("/printers", pr.create)
@@ -34,6 +36,7 @@ func (s *Server) registerWorkspace(api *echo.Group, d Deps) {
 
 	api.GET("/issues", is.list)
 	api.POST("/issues", is.create)
+	api.POST("/issues/from-analysis", is.saveAnalysis)
 	api.GET("/issues/export", is.export)
 	api.GET("/issues/summary", is.summary)
 	api.GET("/issues/:id", is.get)

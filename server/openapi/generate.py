@@ -101,8 +101,10 @@ paths = {
  "/api/transfer-usage": {"post": op("Move this address's anonymous usage into an account created by this sign-up", ok(obj({"transferred": I})) | errs("401"), tags=["account"])},
  "/api/usage-limits": {"get": op("Monthly allowance per plan", ok({"type": "object", "additionalProperties": obj({"name": S, "limit": I})}), auth=False, tags=["plans"])},
  "/api/pricing": {"get": op("Monthly price per plan in USD", ok(arr(obj({"tier": S, "amount": N}))), auth=False, tags=["plans"])},
- "/api/public-usage": {"get": op("This address's anonymous analyses this month", ok(obj({"currentUsage": I})), auth=False, tags=["troubleshoot"])},
- "/api/troubleshoot": {"post": op("Anonymous analysis (one of the monthly free credits)", ok(ref("AIResult")) | errs("400", "413", "415", "429", "503"),
+ "/api/public-usage": {"get": op("This address's anonymous analyses this month, and when they reset (the 1st of next month, UTC)",
+                                ok(obj({"currentUsage": I, "resetsAt": {"type": "string", "format": "date-time"}})), auth=False, tags=["troubleshoot"])},
+ "/api/troubleshoot": {"post": op("Anonymous analysis (one of the monthly free credits); its refineToken binds the inputs for 24 hours "
+                                  "(narrow the result down, or save it to an account after sign-up)", ok(ref("AIResult")) | errs("400", "413", "415", "429", "503"),
                         body(ref("TroubleshootInput")), auth=False, tags=["troubleshoot"])},
  "/api/troubleshoot/refine": {"post": op("Re-rank an anonymous result with narrow-it-down answers (no credit); send the analysis's inputs and attachments again, the token binds them",
                                         ok(ref("AIResult")) | errs("400", "403", "404", "413", "415"),
@@ -136,6 +138,12 @@ paths = {
                                  p("to", "query", {"type": "string", "format": "date-time"}), p("q", "query", S, "text in the description or resolution notes")],
                          tags=["issues"]),
                  "post": op("Report an issue: analysis, one credit", ok(ref("Issue"), code="201") | errs("400", "401", "403", "404", "413", "415", "429", "503"), body(ref("IssueInput")), tags=["issues"])},
+ "/api/issues/from-analysis": {"post": op("Save an anonymous analysis to the account just created (no new analysis, no credit): the analysed inputs, "
+                                           "the result with its signature and the refineToken that binds the inputs (24 hours), photos uploaded with "
+                                           "/api/upload-images; once per analysis; the form's printer becomes one of the account's printers",
+                                           ok(ref("Issue"), code="201") | errs("400", "401", "403", "404", "409", "413", "415"),
+                                           body({"allOf": [ref("TroubleshootInput"), obj({"result": ref("AIResult"), "signature": S, "refineToken": S, "photoUrls": arr(S)},
+                                                                                      ["result", "signature", "refineToken"])]}), tags=["issues"])},
  "/api/issues/summary": {"get": op("The dashboard's counts by status and the 5 newest issues", ok(obj({"total": I, "open": I, "pending": I, "inProgress": I, "resolved": I, "recent": arr(ref("Issue"))})) | errs("401"), tags=["issues"])},
  "/api/issues/export": {"get": op("Every issue of the maker as CSV or JSON (streamed)", ok({"type": "string"}, ctype="text/csv") | errs("400", "401"),
                                   params=[p("format", "query", {"enum": ["csv", "json"]})], tags=["issues"])},
