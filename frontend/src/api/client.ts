@@ -14,6 +14,7 @@ import type {
   PrinterInput,
   PublicUsage,
   ResolveInput,
+  SaveAnalysisInput,
   ShareResponse,
   SharedResult,
   Tier,
@@ -138,11 +139,20 @@ export const swrFetcher = <T>(url: string): Promise<T> => get<T>(url);
 
 export const getUserProfile = (): Promise<UserProfile> => get('/api/user/profile');
 
-/** Moves anonymous usage of this IP to the signed-in account. JSON type, no body. */
-export async function transferUsage(): Promise<void> {
-  await apiRequest('POST', '/api/transfer-usage', undefined, {
+/**
+ * Moves anonymous usage of this IP to the signed-in account. JSON type, no body. Resolves to the
+ * number of analyses moved (0 when the answer cannot be read).
+ */
+export async function transferUsage(): Promise<number> {
+  const res = await apiRequest('POST', '/api/transfer-usage', undefined, {
     headers: { 'Content-Type': 'application/json' },
   });
+  try {
+    const body = (await res.json()) as { transferred?: unknown };
+    return typeof body.transferred === 'number' && body.transferred > 0 ? body.transferred : 0;
+  } catch {
+    return 0;
+  }
 }
 
 export const getUsageLimits = (): Promise<UsageLimits> => get('/api/usage-limits');
@@ -197,6 +207,9 @@ export async function uploadImages(files: File[]): Promise<UploadResponse> {
 }
 
 export const createIssue = (input: IssueInput): Promise<Issue> => requestJson('POST', '/api/issues', input);
+
+/** Saves an anonymous analysis to the signed-in account, with no new analysis and no credit. */
+export const saveAnalysis = (input: SaveAnalysisInput): Promise<Issue> => requestJson('POST', '/api/issues/from-analysis', input);
 
 export const getIssues = (): Promise<Issue[]> => get('/api/issues');
 

@@ -25,7 +25,10 @@ export interface TroubleshootingResult {
   questions?: NarrowQuestion[];
   /** Answers given so far, by question id. */
   answers?: Record<string, boolean>;
-  /** Lets an anonymous result be narrowed down without spending a credit. */
+  /**
+   * Binds an anonymous result's inputs for 24 hours: it lets the result be narrowed down without
+   * spending a credit, and saved to the account the maker signs up for.
+   */
   refineToken?: string;
   /** The server's signature: only results it made can be shared. */
   signature?: string;
@@ -146,6 +149,14 @@ export interface TroubleshootInput extends IssueFields {
   attachments?: AttachmentInput[];
 }
 
+/** POST /api/issues/from-analysis: an anonymous analysis saved to the account just made. */
+export interface SaveAnalysisInput extends Omit<TroubleshootInput, 'images' | 'screenDimensions'> {
+  result: TroubleshootingResult;
+  signature: string;
+  refineToken: string;
+  photoUrls: string[];
+}
+
 export interface PricingEntry {
   tier: Tier;
   amount: number;
@@ -160,6 +171,8 @@ export type UsageLimits = Partial<Record<Tier, PlanLimit>>;
 
 export interface PublicUsage {
   currentUsage: number;
+  /** When this month's free analyses return (RFC 3339). */
+  resetsAt?: string;
 }
 
 export interface UploadResponse {

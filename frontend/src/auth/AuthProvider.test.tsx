@@ -306,7 +306,7 @@ describe('local accounts', { timeout: 20_000 }, () => {
     await act(async () => {
       result = await actions.signUp('ada@example.com', 'secret1', 'Ada Lovelace');
     });
-    expect(result).toEqual({ verificationSent: false });
+    expect(result).toMatchObject({ verificationSent: false, transferred: 0, user: { id: 7 } });
     expect(state.user?.id).toBe(7);
     expect(JSON.parse(localStorage.getItem(SESSION_STORAGE_KEY)!)).toMatchObject({ token: 'new-tok', expiresAt: Date.parse(expiresAt) });
 

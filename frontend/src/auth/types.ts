@@ -44,6 +44,10 @@ export interface IdToken {
 export interface SignUpResult {
   /** A verification email was sent. */
   verificationSent: boolean;
+  /** Anonymous analyses of this month moved to the new account (set once the profile is loaded). */
+  transferred?: number;
+  /** The new account's profile, with its usage after the transfer. */
+  user?: AppUser | null;
 }
 
 /**

@@ -131,6 +131,29 @@ describe('/login', { timeout: 20_000 }, () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(REDIRECT_DELAY_MS - 50);
   });
 
+  it('a new account that inherits the month\'s anonymous analyses is told what happened and when credits return', async () => {
+    const actions = fakeActions({
+      signUp: vi.fn(async () => ({
+        verificationSent: false,
+        transferred: 3,
+        user: { id: 9, firebaseUid: null, email: 'ada@example.com', displayName: 'Ada', monthlyUsage: 3, monthlyLimit: 3, usageResetsAt: '2026-12-01T00:00:00Z' },
+      })),
+    });
+    const { user } = renderLogin('/login?mode=signup', actions);
+    fill('Display Name', 'Ada');
+    fill('Email', 'ada@example.com');
+    fill('Password', 'secret1');
+    fill('Confirm Password', 'secret1');
+    await user.click(screen.getByRole('button', { name: 'Create Account' }));
+    expect(await screen.findByText(SIGNUP_TOAST_TITLE)).toBeInTheDocument();
+    expect(
+      screen.getByText(
+        "The 3 free analyses already used from this network this month count toward your account, so this month's 3 free credits are used up. New credits arrive on December 1; until then your account keeps your printers and issue log.",
+      ),
+    ).toBeInTheDocument();
+    expect(screen.queryByText(/right away/)).not.toBeInTheDocument();
+  });
+
   it('sends an already signed-in visitor to /dashboard at once', () => {
     const auth: AuthState = {
       ...signedOutState,

@@ -23,6 +23,11 @@ import { authErrorMessage, failureCode, resetErrorMessage, toAuthFailure } from 
 import { localPasswordUpdate, localVerifyEmail } from '../auth/localApi';
 import { actionLinkOf, capturedActionLink, forgetActionLink, scrubAddressBar } from '../addressBar';
 import { useAuth, useAuthActions } from '../auth/useAuth';
+import type { Issue } from '../api/client';
+import type { SignUpResult } from '../auth/types';
+import { savePendingAnalysis, saveIsPending } from '../features/troubleshoot/saveAfterSignUp';
+import { carriedOverText } from '../features/usage/usage';
+import { formatResetDate } from '../features/usage/useUsage';
 import { validateNewPassword, validateResetEmail, validateSignUp } from '../auth/validation';
 
 export type LoginMode = 'signin' | 'signup' | 'reset' | 'new-password' | 'verify';
@@ -33,6 +38,21 @@ export const REDIRECT_DELAY_MS = 1000;
 export const SIGNUP_TOAST_TITLE = 'Account Created Successfully!';
 export const SIGNUP_TOAST_TEXT =
   'Please check your email to verify your account. You can still use the app while unverified.';
+export const RESULTS_SAVED_TEXT = 'Your troubleshooting results are saved to your issues.';
+export const RESULTS_NOT_SAVED_TEXT = 'Your troubleshooting results could not be saved: please analyze the issue again.';
+
+// saveResults keeps the promise of "Sign Up to Save Results" once the maker is signed in: the
+// sentence to tell them, or '' when no result was waiting.
+async function saveResults(): Promise<string> {
+  let saved: Issue | null;
+  try {
+    saved = await savePendingAnalysis();
+  } catch (err) {
+    console.error('Saving the results failed', err);
+    return RESULTS_NOT_SAVED_TEXT;
+  }
+  return saved ? RESULTS_SAVED_TEXT : '';
+}
 
 /**
  * The screen mode of a /login URL and the action link it was opened with (read from the address
@@ -109,6 +129,7 @@ function LoginScreen() {
   const [success, setSuccess] = useState(location.state?.notice ?? '');
   const [busy, setBusy] = useState(false);
   const [resetSent, setResetSent] = useState(false);
+  const [savePending] = useState(saveIsPending);
   // Once a sign-in starts, this screen decides where to go (not the signed-in redirect).
   const [handling, setHandling] = useState(false);
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
@@ -181,6 +202,8 @@ function LoginScreen() {
         return;
       }
       trackLoginSuccess('email');
+      const saved = await saveResults();
+      if (saved) toast({ title: 'Signed In', description: saved, variant: saved === RESULTS_SAVED_TEXT ? 'success' : 'destructive' });
       const from = location.state?.from;
       navigate(from && from.pathname !== '/login' ? from : '/dashboard', { replace: true });
     });
@@ -193,21 +216,28 @@ function LoginScreen() {
         return;
       }
       setHandling(true);
-      let verificationSent: boolean;
+      let result: SignUpResult;
       try {
-        ({ verificationSent } = await actions.signUp(fields.email.trim(), fields.password, fields.displayName.trim()));
+        result = await actions.signUp(fields.email.trim(), fields.password, fields.displayName.trim());
       } catch (err) {
         setHandling(false);
         setError(authErrorMessage(err));
         return;
       }
+      const { verificationSent, transferred = 0, user } = result;
       trackSignUp('email');
-      toast({
-        title: SIGNUP_TOAST_TITLE,
+      const saved = await saveResults();
+      const parts: string[] = [];
+      if (verificationSent) parts.push(SIGNUP_TOAST_TEXT);
+      if (transferred > 0 && user) {
+        // The analyses used before signing up came with the account: say so, and when credits return.
+        parts.push(carriedOverText(transferred, user.monthlyUsage ?? transferred, user.monthlyLimit ?? 3, formatResetDate(user.usageResetsAt)));
+      } else if (!verificationSent) {
         // Without email (a local server with no SMTP) there is nothing to verify.
-        description: verificationSent ? SIGNUP_TOAST_TEXT : 'You can start using Layerfix right away.',
-        variant: 'success',
-      });
+        parts.push('You can start using Layerfix right away.');
+      }
+      if (saved) parts.push(saved);
+      toast({ title: SIGNUP_TOAST_TITLE, description: parts.join(' '), variant: 'success' });
       if (verificationSent) {
         setSuccess(`We sent a verification link to ${fields.email.trim()}. Please check your email to verify your account.`);
       }
@@ -223,6 +253,8 @@ function LoginScreen() {
         const { isNewUser } = await actions.signInWithGoogle();
         trackLoginSuccess('google');
         if (isNewUser) trackSignUp('google');
+        const saved = await saveResults();
+        if (saved) toast({ title: 'Signed In', description: saved, variant: saved === RESULTS_SAVED_TEXT ? 'success' : 'destructive' });
       } catch (err) {
         setHandling(false);
         trackLoginFailure('google', failureCode(err));
@@ -306,6 +338,13 @@ function LoginScreen() {
           {success && (
             <Alert severity="success" data-testid="auth-success">
               {success}
+            </Alert>
+          )}
+          {(mode === 'signup' || mode === 'signin') && !success && savePending && (
+            <Alert severity="info" data-testid="save-pending">
+              {mode === 'signup'
+                ? 'Your troubleshooting results will be saved to your new account.'
+                : 'Your troubleshooting results will be saved to your account when you sign in.'}
             </Alert>
           )}
 

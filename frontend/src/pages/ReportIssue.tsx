@@ -21,6 +21,7 @@ import { EMPTY_ISSUE_FORM, type IssueFormValues } from '../features/workspace/is
 import { uploadErrorToast } from '../features/workspace/issueErrors';
 import type { Attachment } from '../features/attachments/attachments';
 import { loadDraft, startIssueAnalysis, uploadPhotos } from '../features/workspace/submitIssue';
+import { OutOfCredits } from '../features/usage/OutOfCredits';
 
 export default function ReportIssue() {
   const navigate = useNavigate();
@@ -76,6 +77,7 @@ export default function ReportIssue() {
       <Typography sx={{ color: 'text.secondary', mb: 3 }}>
         Tell us what went wrong. The analysis uses your printer&apos;s profile and what fixed it before.
       </Typography>
+      <OutOfCredits />
       <Card sx={{ boxShadow: '0 10px 30px -12px rgba(15, 23, 42, 0.18)' }}>
         <CardContent sx={{ p: { xs: 2, sm: 4 }, '&:last-child': { pb: { xs: 2.5, sm: 4 } } }}>
           <IssueForm

@@ -33,6 +33,7 @@ import {
   TIMEOUT_MS,
   type AnalysisState,
 } from '../features/troubleshoot/session';
+import { markSaveAfterSignUp } from '../features/troubleshoot/saveAfterSignUp';
 import { ShareBanner } from '../features/troubleshoot/ShareBanner';
 import { useShareLink } from '../features/troubleshoot/useShareLink';
 import { issueErrorToast, SUBMIT_DEFAULT_ERROR } from '../features/workspace/issueErrors';
@@ -135,7 +136,10 @@ function Results({ state }: { state: Done }) {
   );
   const { link, sharing, share } = useShareLink(result, issue);
   const { user } = useAuth();
-  const canRefine = issue?.id ? issue.status !== 'resolved' : Boolean(issue && result.refineToken);
+  // Every anonymous result carries a token (it also saves the result after sign-up); only one with
+  // questions, or answers given, can be narrowed down.
+  const asked = (result.questions?.length ?? 0) > 0 || Object.keys(result.answers ?? {}).length > 0;
+  const canRefine = issue?.id ? issue.status !== 'resolved' : Boolean(issue && result.refineToken && asked);
 
   const answer = async (id: string, value: boolean) => {
     if (!issue || refining) return;
@@ -211,7 +215,14 @@ function Results({ state }: { state: Done }) {
           <SavedIssueActions result={result} issue={issue} checked={checked} />
         ) : (
           <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1.5} sx={{ justifyContent: 'center', pt: 1 }}>
-            <Button component={RouterLink} to="/login?mode=signup" variant="contained" size="large" startIcon={<PersonAddAlt1Rounded />}>
+            <Button
+              component={RouterLink}
+              to="/login?mode=signup"
+              onClick={markSaveAfterSignUp}
+              variant="contained"
+              size="large"
+              startIcon={<PersonAddAlt1Rounded />}
+            >
               Sign Up to Save Results
             </Button>
             <Button component={RouterLink} to={FORM_PATH} variant="outlined" size="large" startIcon={<AddCircleOutlineRounded />}>
