@@ -121,7 +121,7 @@ describe('pages on a phone', () => {
       }
       // Signed in.
       await signIn(page, env.server.baseURL, email, 'correct horse 12');
-      await page.getByRole('heading', { name: /Welcome back/ }).waitFor({ timeout: 15_000 });
+      await page.getByRole('heading', { name: /Welcome/ }).waitFor({ timeout: 15_000 });
       await check('/dashboard');
       await visit('/report-issue', /Report an Issue/);
       await visit('/issues', /All Issues/);

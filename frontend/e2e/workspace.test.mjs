@@ -39,7 +39,7 @@ describe('signed-in workspace', () => {
     await page.locator('input[name="confirmPassword"]').fill(OWNER.password);
     await page.getByRole('button', { name: 'Create Account' }).click();
     await page.waitForURL('**/dashboard', { timeout: 15_000 });
-    await page.getByRole('heading', { name: 'Welcome back, Ada!' }).waitFor();
+    await page.getByRole('heading', { name: 'Welcome, Ada!' }).waitFor(); // the account's first dashboard
     await page.getByText('No issues reported yet').waitFor();
     await page.getByRole('button', { name: 'View Plans' }).or(page.getByRole('link', { name: 'View Plans' })).first().waitFor();
 

@@ -84,7 +84,7 @@ function AnonymousHome() {
           <CardContent sx={{ p: { xs: 2, sm: 4 }, '&:last-child': { pb: { xs: 2.5, sm: 4 } } }}>
             {/* The form shows at once (it is prerendered); a used-up allowance replaces it. */}
             {usage.limitReached ? (
-              <LimitReached limit={usage.limit} />
+              <LimitReached limit={usage.limit} resetsAt={usage.resetsAt} />
             ) : (
               <>
                 {shared && (

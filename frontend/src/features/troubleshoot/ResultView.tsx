@@ -112,17 +112,8 @@ export function RecommendedSolutions({ steps, checked = [], onToggle }: StepsPro
                   spacing={{ xs: 0.5, sm: 1 }}
                   sx={{ alignItems: { xs: 'flex-start', sm: 'center' }, mb: 0.5 }}
                 >
-                  <Typography
-                    id={titleId}
-                    component="h3"
-                    sx={{
-                      fontWeight: 700,
-                      flexGrow: 1,
-                      overflowWrap: 'anywhere',
-                      textDecoration: done ? 'line-through' : 'none',
-                      color: done ? 'text.secondary' : 'text.primary',
-                    }}
-                  >
+                  {/* A ticked step stays readable: the maker is often still following it. */}
+                  <Typography id={titleId} component="h3" sx={{ fontWeight: 700, flexGrow: 1, overflowWrap: 'anywhere' }}>
                     {step.title}
                   </Typography>
                   <Chip

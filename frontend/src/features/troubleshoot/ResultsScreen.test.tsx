@@ -60,7 +60,7 @@ describe('results screen', () => {
     startAnalysis(issue, () => Promise.reject(new ApiError(429, 'Too Many Requests', body)));
     renderResults();
     expect(await screen.findByText('the form', {}, { timeout: 2000 })).toBeInTheDocument();
-    expect(screen.getByText('Daily Limit Reached')).toBeInTheDocument();
+    expect(screen.getByText('Monthly Limit Reached')).toBeInTheDocument();
     expect(screen.getByText('Your free credits reset on December 1.')).toBeInTheDocument();
     expect(sessionStorage.getItem(WAITING_KEY)).toBeNull();
   });
@@ -94,6 +94,9 @@ describe('results screen', () => {
     expect(screen.getByRole('checkbox', { name: 'Dry the filament' })).toBeChecked();
     expect(screen.getByRole('checkbox', { name: 'Tune retraction' })).not.toBeChecked();
     expect(screen.getByText('1/3 done')).toBeInTheDocument();
+    // A ticked step stays readable: the maker may still be following it.
+    const title = screen.getByText('Dry the filament', { selector: 'h3' });
+    expect(getComputedStyle(title).textDecorationLine || getComputedStyle(title).textDecoration).not.toMatch(/line-through/);
   });
 
   it("a saved issue shows the ticks the server has, and stores a new tick on the server", async () => {

@@ -15,13 +15,13 @@ const limitBody = JSON.stringify({
 });
 
 describe('analysisErrorToast', () => {
-  it('shows Daily Limit Reached with the server message on 429 PUBLIC_USAGE_LIMIT_EXCEEDED', () => {
+  it('shows Monthly Limit Reached with the server message on 429 PUBLIC_USAGE_LIMIT_EXCEEDED', () => {
     expect(analysisErrorToast(new ApiError(429, 'Too Many Requests', limitBody), true)).toEqual({
-      title: 'Daily Limit Reached',
+      title: 'Monthly Limit Reached',
       description: 'Your free credits reset on December 1, 2026 (UTC).',
     });
     // The transport's plain Error text works too.
-    expect(analysisErrorToast(new Error(`429: ${limitBody}`), true).title).toBe('Daily Limit Reached');
+    expect(analysisErrorToast(new Error(`429: ${limitBody}`), true).title).toBe('Monthly Limit Reached');
   });
 
   it('treats a 429 with another code as a non-OK response', () => {

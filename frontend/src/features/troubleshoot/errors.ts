@@ -12,7 +12,8 @@ export const TOO_LARGE_ERROR =
 export const OFFLINE_ERROR = 'No internet connection. Please check your connection and try again.';
 export const NON_OK_ERROR = 'Failed to get AI recommendations';
 export const AI_UNAVAILABLE_ERROR = 'AI analysis service is currently unavailable. Please try again later.';
-export const LIMIT_TITLE = 'Daily Limit Reached';
+/** The allowance is monthly: the spec's "Daily Limit Reached" told makers the wrong wait. */
+export const LIMIT_TITLE = 'Monthly Limit Reached';
 export const LIMIT_CODE = 'PUBLIC_USAGE_LIMIT_EXCEEDED';
 
 export interface HttpFailure {

@@ -25,8 +25,13 @@ export function IssueForm({ initialValues, printers, printersLoading, submitting
   const form = useIssueForm(initialValues);
   const { values, errors, set } = form;
 
-  // A preselected or remembered printer that no longer exists counts as no choice.
-  const printerId = printers.some((p) => String(p.id) === values.printerId) ? values.printerId : '';
+  // A preselected or remembered printer that no longer exists counts as no choice; a maker with
+  // exactly one printer has it chosen.
+  const printerId = printers.some((p) => String(p.id) === values.printerId)
+    ? values.printerId
+    : printers.length === 1
+      ? String(printers[0].id)
+      : '';
 
   const handleSubmit = (e: FormEvent) => {
     e.preventDefault();
@@ -40,7 +45,7 @@ export function IssueForm({ initialValues, printers, printersLoading, submitting
         <PrinterSelect
           printers={printers}
           loading={printersLoading}
-          value={values.printerId}
+          value={printerId}
           onChange={set('printerId')}
           error={errors.printerId}
         />

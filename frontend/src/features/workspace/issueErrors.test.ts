@@ -13,7 +13,10 @@ test('issue submission errors of SPEC section 8', () => {
   expect(issueErrorToast(api(502, 'AI_UNAVAILABLE', 'Gemini failed')).description).toBe(
     'AI analysis service is currently unavailable. Please try again later.',
   );
-  expect(issueErrorToast(api(429, 'USAGE_LIMIT_EXCEEDED', "You've used all 3 sessions")).description).toBe("You've used all 3 sessions");
+  expect(issueErrorToast(api(429, 'USAGE_LIMIT_EXCEEDED', "You've used all 3 sessions"))).toEqual({
+    title: 'Monthly Limit Reached',
+    description: "You've used all 3 sessions",
+  });
   expect(issueErrorToast(api(403, 'EMAIL_NOT_VERIFIED', 'Please verify your email address first')).description).toBe(
     'Please verify your email address first',
   );

@@ -4,6 +4,7 @@ import {
   ANALYSIS_FAILED,
   AI_UNAVAILABLE_ERROR,
   attachmentsTooLarge,
+  LIMIT_TITLE,
   OFFLINE_ERROR,
   parseHttpError,
   TOO_LARGE_ERROR,
@@ -20,7 +21,7 @@ export function issueErrorToast(err: unknown, online = navigator.onLine): ToastT
   if (/entity too large/i.test(text)) return fail(TOO_LARGE_ERROR);
   const http = parseHttpError(err);
   if (!http) return fail(/gemini|ai provider/i.test(text) ? AI_UNAVAILABLE_ERROR : SUBMIT_DEFAULT_ERROR);
-  if (http.status === 429 && http.code === USAGE_LIMIT_CODE && http.message) return fail(http.message);
+  if (http.status === 429 && http.code === USAGE_LIMIT_CODE && http.message) return { title: LIMIT_TITLE, description: http.message };
   // The server asks for a verified email first: its message says how.
   if (http.status === 403 && http.code === 'EMAIL_NOT_VERIFIED' && http.message) return fail(http.message);
   if (http.code === 'AI_UNAVAILABLE' || /gemini|ai provider/i.test(http.message ?? '')) return fail(AI_UNAVAILABLE_ERROR);
