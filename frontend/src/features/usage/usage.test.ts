@@ -145,7 +145,7 @@ describe('words about the allowance', () => {
     expect(carriedOverText(2, 2, 3, 'December 1')).toBe(
       'The 2 free analyses already used from this network this month count toward your account: 1 of 3 credits left until December 1.',
     );
-    expect(carriedOverText(1, 3, 3, '')).toMatch(/^The 1 free analysis .* used up\. New credits arrive next month;/);
+    expect(carriedOverText(1, 3, 3, '')).toMatch(/^The 1 free analysis already used from this network this month counts toward .* used up\. New credits arrive next month;/);
   });
 
   it('tells a Print Farm whom to ask, never the name of a setting', () => {

@@ -38,17 +38,18 @@ export function topTierHelpText(operatorName: string): string {
  */
 export function carriedOverText(transferred: number, used: number, limit: number, resetDate: string): string {
   const analyses = transferred === 1 ? 'analysis' : 'analyses';
+  const count = transferred === 1 ? 'counts' : 'count';
   const when = resetDate ? `on ${resetDate}` : 'next month';
   const remaining = Math.max(0, limit - used);
   if (remaining === 0) {
     return (
-      `The ${transferred} free ${analyses} already used from this network this month count toward your account, ` +
+      `The ${transferred} free ${analyses} already used from this network this month ${count} toward your account, ` +
       `so this month's ${limit} free credits are used up. New credits arrive ${when}; until then your account keeps ` +
       'your printers and issue log.'
     );
   }
   return (
-    `The ${transferred} free ${analyses} already used from this network this month count toward your account: ` +
+    `The ${transferred} free ${analyses} already used from this network this month ${count} toward your account: ` +
     `${remaining} of ${limit} credits left until ${resetDate || 'next month'}.`
   );
 }
