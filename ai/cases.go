@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io/fs"
 	"math"
-	"regexp"
 	"sort"
 	"strings"
 	"sync/atomic"
@@ -216,21 +215,12 @@ func (ix *caseIndex) weight(f string) float64 {
 // caseVotes finds the knowledge-base fixes a case confirms: those whose
 // title matches one of its patterns.
 func (e *Engine) caseVotes(c Case) ([]fixVote, error) {
-	var res []*regexp.Regexp
-	for _, p := range c.Expect {
-		re, err := regexp.Compile("(?i)" + p)
-		if err != nil {
-			return nil, fmt.Errorf("pattern %q: %w", p, err)
-		}
-		res = append(res, re)
-	}
 	var votes []fixVote
-	for mi, m := range e.kb.modes {
-		for fi, f := range m.Fixes {
-			if matchesAnyRe(res, f.Title) {
-				votes = append(votes, fixVote{mode: mi, fix: fi, w: 1})
-			}
-		}
+	err := e.titles.matching(c.Expect, func(mode, fix int) {
+		votes = append(votes, fixVote{mode: mode, fix: fix, w: 1})
+	})
+	if err != nil {
+		return nil, err
 	}
 	if w := voteShare(len(votes)); w < 1 {
 		for i := range votes {
@@ -248,15 +238,6 @@ func voteShare(n int) float64 {
 		return 1
 	}
 	return math.Sqrt(float64(maxCaseVotes) / float64(n))
-}
-
-func matchesAnyRe(res []*regexp.Regexp, s string) bool {
-	for _, re := range res {
-		if re.MatchString(s) {
-			return true
-		}
-	}
-	return false
 }
 
 // neighbor is a case close to a request.

@@ -31,6 +31,7 @@ type Engine struct {
 	cases    *caseIndex        // the embedded case base
 	local    localCases        // this server's confirmed steps
 	fixByRef map[string][2]int // fixRef -> mode and fix index
+	titles   *fixTitles        // fix titles, for the cases' patterns
 }
 
 type termEntry struct {
@@ -152,6 +153,7 @@ func newEngineFS(fsys, caseFS fs.FS) (*Engine, error) {
 		}
 	}
 	e.index()
+	e.titles = newFixTitles(kb.modes)
 	var cases []Case
 	if caseFS != nil {
 		if cases, err = loadCases(caseFS); err != nil {

@@ -171,6 +171,9 @@ func analysisErr(err error) error {
 	if errors.Is(err, context.Canceled) {
 		return apiErr(499, "CLIENT_CLOSED", "The request was cancelled.")
 	}
+	if errors.Is(err, ai.ErrEngineStarting) {
+		return apiErr(http.StatusServiceUnavailable, CodeAIUnavailable, "The diagnostic engine is still starting. Please try again in a minute.")
+	}
 	return fmt.Errorf("analyze: %w", err)
 }
 

@@ -1,6 +1,8 @@
 // Command benchhttp is make bench-http: in one run on this machine it prints
 // the fsync rate of the data directory's disk, the ceiling of a bare Echo
-// server, and Layerfix's figures at 50 connections: POST /api/troubleshoot
+// server, the time from exec to the first 200 on /healthz (median of 5,
+// on a fresh and on an existing data dir), and Layerfix's figures at 50
+// connections: POST /api/troubleshoot
 // with the quota lifted and counted, and POST /api/issues (credit, analysis,
 // insert), all with synchronous=FULL; then checks that 20 concurrent
 // analyses from one address give exactly 3. Loopback only; it stops itself.
@@ -30,6 +32,8 @@ var (
 	bin      = flag.String("bin", "bin/layerfix", "the layerfix binary")
 	duration = flag.Duration("d", 8*time.Second, "duration of each load")
 	conns    = flag.Int("c", 50, "concurrent connections")
+	starts   = flag.Int("starts", 5, "starts timed to healthy")
+	onlyTime = flag.Bool("start-only", false, "time the starts only, no load")
 )
 
 func main() {
@@ -47,6 +51,13 @@ func main() {
 	defer stopAll()
 
 	fmt.Printf("disk: %.0f fsyncs/s (4 KiB write + fsync, %s)\n", fsyncRate(dir), dir)
+
+	fresh, existing, first := startTimes(dir, *starts)
+	fmt.Printf("start to healthy (median of %d):  fresh data dir %5.1f ms, existing %5.1f ms; to a first analysis %5.1f ms\n",
+		*starts, ms(fresh), ms(existing), ms(first))
+	if *onlyTime {
+		return
+	}
 
 	bare := bareEcho()
 	r := load(bare+"/hello", "GET", nil, nil, nil)
@@ -260,6 +271,62 @@ func start(dir, name string, env map[string]string) *server {
 		time.Sleep(100 * time.Millisecond)
 	}
 	panic("layerfix did not start")
+}
+
+// startTimes times exec to the first 200 on /healthz, polled every 5 ms:
+// the median of n starts on fresh data dirs and of n on an existing one,
+// and of the time to the answer of an analysis sent once healthy.
+func startTimes(dir string, n int) (fresh, existing, first time.Duration) {
+	var f, e, a []time.Duration
+	body := []byte(`{"category":"stringing","description":"Lots of thin strings between the two towers","printerBrand":"Ender 3","images":[]}`)
+	for i := 0; i < n; i++ {
+		data := filepath.Join(dir, fmt.Sprintf("start-%d", i))
+		for _, list := range []*[]time.Duration{&f, &e} {
+			t0, d, s := timeStart(data)
+			*list = append(*list, d)
+			resp, err := http.Post(s.url+"/api/troubleshoot", "application/json", bytes.NewReader(body))
+			check(err)
+			resp.Body.Close()
+			if resp.StatusCode != 200 {
+				panic(fmt.Sprintf("first analysis: HTTP %d", resp.StatusCode))
+			}
+			a = append(a, time.Since(t0))
+			s.stop()
+		}
+	}
+	return median(f), median(e), median(a)
+}
+
+func timeStart(data string) (time.Time, time.Duration, *server) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	check(err)
+	addr := l.Addr().String()
+	l.Close()
+	cmd := exec.Command(*bin)
+	cmd.Env = append(os.Environ(), "LAYERFIX_ADDR="+addr, "LAYERFIX_DATA_DIR="+data, "LAYERFIX_LOG_LEVEL=error")
+	cmd.Stderr = os.Stderr
+	client := &http.Client{Timeout: time.Second}
+	t0 := time.Now()
+	check(cmd.Start())
+	s := &server{url: "http://" + addr, cmd: cmd}
+	startedMu.Lock()
+	started = append(started, s)
+	startedMu.Unlock()
+	for time.Since(t0) < 20*time.Second {
+		if resp, err := client.Get(s.url + "/healthz"); err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == 200 {
+				return t0, time.Since(t0), s
+			}
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	panic("layerfix did not start")
+}
+
+func median(list []time.Duration) time.Duration {
+	sort.Slice(list, func(i, j int) bool { return list[i] < list[j] })
+	return list[len(list)/2]
 }
 
 func (s *server) stop() {
