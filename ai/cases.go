@@ -103,7 +103,8 @@ type caseIndex struct {
 type nearScratch struct {
 	dot     []float64
 	touched []int32
-	key     []byte // a feature as the index spells it
+	key     []byte     // a feature as the index spells it
+	near    []neighbor // the cases close enough, before the nearest are kept
 }
 
 func (ix *caseIndex) scratch() *nearScratch {
@@ -319,7 +320,7 @@ func (ix *caseIndex) nearest(feats []caseFeature, req *Request, p *printer, k in
 		}
 	}
 	qnorm = math.Sqrt(qnorm)
-	out := make([]neighbor, 0, len(touched))
+	out := sc.near[:0]
 	for _, ci := range touched {
 		d := dot[ci]
 		dot[ci] = 0
@@ -338,15 +339,15 @@ func (ix *caseIndex) nearest(feats []caseFeature, req *Request, p *printer, k in
 			out = append(out, neighbor{c: c, sim: sim})
 		}
 	}
-	sc.touched = touched
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].sim != out[j].sim {
-			return out[i].sim > out[j].sim
+	sc.touched, sc.near = touched, out
+	sortUnstable(out, func(a, b neighbor) bool {
+		if a.sim != b.sim {
+			return a.sim > b.sim
 		}
-		return out[i].c.id < out[j].c.id
+		return a.c.id < b.c.id
 	})
-	makers := map[string]bool{}
-	kept := out[:0]
+	var makers map[string]bool
+	kept := make([]neighbor, 0, k)
 	for _, n := range out {
 		if len(kept) == k {
 			break
@@ -354,6 +355,9 @@ func (ix *caseIndex) nearest(feats []caseFeature, req *Request, p *printer, k in
 		if m := n.c.maker; m != "" {
 			if makers[m] {
 				continue
+			}
+			if makers == nil {
+				makers = map[string]bool{}
 			}
 			makers[m] = true
 		}

@@ -320,8 +320,9 @@ type analysis struct {
 	req    *Request
 	facts  *facts
 	toks   []token
-	ranked []scored  // best first
-	votes  *caseVote // what the nearest solved cases say; nil: none close
+	ranked []scored        // best first
+	votes  *caseVote       // what the nearest solved cases say; nil: none close
+	cands  []candidateStep // room for the candidate steps, reused
 }
 
 // prepare resolves the material and printer and ranks the modes.
@@ -491,7 +492,7 @@ func (e *Engine) rankModes(req *Request, toks []token, f *facts, boost []float64
 		}
 		return int(a.mode - b.mode)
 	})
-	ranked := make([]scored, n)
+	ranked := newRanked(n)
 	for i, o := range order {
 		ranked[i] = scores[o.mode]
 	}
@@ -582,6 +583,7 @@ func (e *Engine) Analyze(ctx context.Context, req Request) (*Result, error) {
 		return nil, err
 	}
 	a := e.prepare(&req)
+	defer a.release()
 	steps, rules := a.steps()
 	return &Result{
 		Summary:        a.summary(rules),
@@ -597,6 +599,7 @@ func (e *Engine) Analyze(ctx context.Context, req Request) (*Result, error) {
 // the request's own numbers filled in.
 func (e *Engine) Candidates(req Request, n int) []Candidate {
 	a := e.prepare(&req)
+	defer a.release()
 	if n > len(a.ranked) {
 		n = len(a.ranked)
 	}
@@ -664,7 +667,7 @@ func (a *analysis) steps() ([]Step, []ruleStep) {
 	if top == 0 {
 		top = 1
 	}
-	cands := make([]candidateStep, 0, 32)
+	cands := a.candidateRoom()
 	added := map[[2]int]bool{}
 	// The best modes' fixes, and more modes while there are too few steps.
 	for r := 0; r < len(a.ranked); r++ {
@@ -709,6 +712,7 @@ func (a *analysis) steps() ([]Step, []ruleStep) {
 	if h := a.historyStep(); h != nil {
 		cands = append(cands, *h)
 	}
+	a.cands = cands // the room as it grew, for the next analysis
 
 	sortStable(cands, func(a, b candidateStep) bool {
 		if a.history != b.history {
@@ -728,7 +732,8 @@ func (a *analysis) steps() ([]Step, []ruleStep) {
 // minSteps none far below the best. best is the score of the first step
 // that is not history.
 func pick(cands []candidateStep, covered []fixDirection) (out []candidateStep, best float64) {
-	var keptKeys [][]string
+	out = make([]candidateStep, 0, maxSteps)
+	keptKeys := make([][]string, 0, maxSteps)
 	for _, c := range cands {
 		if len(out) >= maxSteps {
 			break
@@ -992,6 +997,7 @@ func (a *analysis) historyStep() *candidateStep {
 			if len(pr) > 0 && pr[0].mode == topMode && pr[0].text > 0 {
 				sim += 1.5
 			}
+			releaseRanked(pr)
 		}
 		if sim >= 1 && sim > bestSim {
 			bestSim, best = sim, i

@@ -145,3 +145,54 @@ func sortStable[T any](list []T, less func(a, b T) bool) {
 		return 0
 	})
 }
+
+// sortUnstable sorts list by less, deciding exactly as sort.Slice does
+// with the same less: both run the same pattern-defeating quicksort and
+// ask only whether one element goes before another.
+func sortUnstable[T any](list []T, less func(a, b T) bool) {
+	slices.SortFunc(list, func(a, b T) int {
+		if less(a, b) {
+			return -1
+		}
+		return 0
+	})
+}
+
+// rankedPool keeps the rankings of finished analyses for the next ones.
+var rankedPool sync.Pool // *[]scored
+
+// newRanked returns room for n scores, to be overwritten.
+func newRanked(n int) []scored {
+	if p, ok := rankedPool.Get().(*[]scored); ok && cap(*p) >= n {
+		return (*p)[:n]
+	}
+	return make([]scored, n)
+}
+
+// releaseRanked hands back a ranking nothing refers to any more.
+func releaseRanked(r []scored) {
+	clear(r) // keep no request's evidence alive
+	rankedPool.Put(&r)
+}
+
+var candidatePool = sync.Pool{New: func() any { s := make([]candidateStep, 0, 32); return &s }}
+
+// candidateRoom is an empty list of candidate steps that a.release hands
+// back.
+func (a *analysis) candidateRoom() []candidateStep {
+	if a.cands == nil {
+		a.cands = (*candidatePool.Get().(*[]candidateStep))[:0]
+	}
+	return a.cands[:0]
+}
+
+// release hands back the analysis's ranking and candidate steps: a must
+// not be used after.
+func (a *analysis) release() {
+	releaseRanked(a.ranked)
+	if c := a.cands; c != nil {
+		clear(c[:cap(c)]) // keep no request's text alive
+		candidatePool.Put(&c)
+	}
+	a.ranked, a.cands = nil, nil
+}

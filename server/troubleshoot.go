@@ -138,7 +138,9 @@ func (t *troubleshootAPI) troubleshoot(c echo.Context) (err error) {
 		return analysisErr(err)
 	}
 	out := resultJSON{Result: res}
-	if out.Signature, err = t.signer.sign(ctx, res); err != nil {
+	enc := encodeResult(res)
+	defer enc.release()
+	if out.Signature, err = t.signer.signEncoded(ctx, enc); err != nil {
 		return err
 	}
 	if len(res.Questions) > 0 && t.refiner != nil {
@@ -146,7 +148,7 @@ func (t *troubleshootAPI) troubleshoot(c echo.Context) (err error) {
 			return err
 		}
 	}
-	return c.JSON(http.StatusOK, out)
+	return writeResult(c, out, enc)
 }
 
 // refund gives back the credits of a request that delivered no analysis; it
