@@ -1,11 +1,12 @@
 // Command benchhttp is make bench-http: in one run on this machine it prints
-// the fsync rate of the data directory's disk, the ceiling of a bare Echo
-// server, the time from exec to the first 200 on /healthz (median of 5,
-// on a fresh and on an existing data dir), and Layerfix's figures at 50
-// connections: POST /api/troubleshoot
-// with the quota lifted and counted, and POST /api/issues (credit, analysis,
-// insert), all with synchronous=FULL; then checks that 20 concurrent
-// analyses from one address give exactly 3. Loopback only; it stops itself.
+// the fsync rate of the data directory's disk, the time from exec to the
+// first 200 on /healthz (median of 5, on a fresh and on an existing data
+// dir), then at 50 connections: the ceiling of a bare Echo JSON handler
+// and, in turns of a second with it, Layerfix's POST /api/troubleshoot with
+// the quota lifted (and the ratio of the two), POST /api/troubleshoot with
+// the quota counted, and POST /api/issues (credit, analysis, insert), all
+// with synchronous=FULL; then checks that 20 concurrent analyses from one
+// address give exactly 3. Loopback only; it stops itself.
 package main
 
 import (
@@ -59,13 +60,15 @@ func main() {
 		return
 	}
 
+	// The bare server and Layerfix take turns of a second: whatever else
+	// the machine runs meanwhile weighs on both alike.
 	bare := bareEcho()
-	r := load(bare+"/hello", "GET", nil, nil, nil)
-	fmt.Printf("bare Echo GET:                    %s\n", r)
-
 	body := []byte(`{"category":"stringing","description":"Lots of thin strings between the two towers, PETG on my Ender 3","material":"PETG","nozzleTemp":245,"printerBrand":"Creality Ender 3 V2","images":[]}`)
 	srv := start(dir, "lifted", map[string]string{"LAYERFIX_ANON_MONTHLY_LIMIT": "unlimited", "LAYERFIX_NETWORK_MONTHLY_LIMIT": "unlimited"})
-	fmt.Printf("troubleshoot, quota lifted:       %s\n", load(srv.url+"/api/troubleshoot", "POST", body, nil, nil))
+	rb, rl := interleaved(newLoad(bare+"/hello", "GET", nil, nil), newLoad(srv.url+"/api/troubleshoot", "POST", func(int) []byte { return body }, nil))
+	fmt.Printf("bare Echo GET:                    %s\n", rb)
+	fmt.Printf("troubleshoot, quota lifted:       %s\n", rl)
+	fmt.Printf("troubleshoot / bare Echo:         %.2f\n", rl.rps/rb.rps)
 	srv.stop()
 
 	// Counted: every request writes its address's count (and its network's); each worker is
@@ -138,14 +141,54 @@ func loadBodies(url string, bodies [][]byte, headers func(worker int) map[string
 }
 
 func run(url, method string, bodyOf func(worker int) []byte, headers func(worker int) map[string]string) result {
+	l := newLoad(url, method, bodyOf, headers)
+	defer l.close()
+	l.runFor(*duration)
+	return l.result()
+}
+
+// interleaved loads a and b in turns of a second until each had
+// *duration.
+func interleaved(a, b *loadRun) (ra, rb result) {
+	defer a.close()
+	defer b.close()
+	for done := time.Duration(0); done < *duration; done += time.Second {
+		turn := min(time.Second, *duration-done)
+		a.runFor(turn)
+		b.runFor(turn)
+	}
+	return a.result(), b.result()
+}
+
+// loadRun is one target loaded from *conns workers, possibly in several
+// turns, with its connections kept between them.
+type loadRun struct {
+	url, method string
+	bodyOf      func(worker int) []byte
+	headers     func(worker int) map[string]string
+	tr          *http.Transport
+	client      *http.Client
+	lat         []time.Duration
+	codes       map[int]int64
+	errs        int64
+	elapsed     time.Duration
+}
+
+func newLoad(url, method string, bodyOf func(worker int) []byte, headers func(worker int) map[string]string) *loadRun {
+	if bodyOf == nil {
+		bodyOf = func(int) []byte { return nil }
+	}
 	tr := &http.Transport{MaxIdleConnsPerHost: *conns, MaxConnsPerHost: *conns}
-	client := &http.Client{Transport: tr, Timeout: 30 * time.Second}
-	defer tr.CloseIdleConnections()
+	return &loadRun{url: url, method: method, bodyOf: bodyOf, headers: headers, tr: tr,
+		client: &http.Client{Transport: tr, Timeout: 30 * time.Second}, lat: make([]time.Duration, 0, 1<<16), codes: map[int]int64{}}
+}
+
+func (l *loadRun) close() { l.tr.CloseIdleConnections() }
+
+func (l *loadRun) runFor(d time.Duration) {
 	var mu sync.Mutex
-	lat := make([]time.Duration, 0, 1<<16)
-	codes := map[int]int64{}
 	var errs atomic.Int64
-	deadline := time.Now().Add(*duration)
+	deadline := time.Now().Add(d)
 	var wg sync.WaitGroup
 	start := time.Now()
 	for w := 0; w < *conns; w++ {
@@ -153,14 +196,14 @@ func run(url, method string, bodyOf func(worker int) []byte, headers func(worker
 		go func(w int) {
 			defer wg.Done()
 			var h map[string]string
-			if headers != nil {
-				h = headers(w)
+			if l.headers != nil {
+				h = l.headers(w)
 			}
-			body := bodyOf(w)
+			body := l.bodyOf(w)
 			local := make([]time.Duration, 0, 4096)
 			localCodes := map[int]int64{}
 			for time.Now().Before(deadline) {
-				req, _ := http.NewRequest(method, url, bytes.NewReader(body))
+				req, _ := http.NewRequest(l.method, l.url, bytes.NewReader(body))
 				if body != nil {
 					req.Header.Set("Content-Type", "application/json")
 				}
@@ -168,7 +211,7 @@ func run(url, method string, bodyOf func(worker int) []byte, headers func(worker
 					req.Header.Set(k, v)
 				}
 				t0 := time.Now()
-				resp, err := client.Do(req)
+				resp, err := l.client.Do(req)
 				if err != nil {
 					errs.Add(1)
 					continue
@@ -179,17 +222,22 @@ func run(url, method string, bodyOf func(worker int) []byte, headers func(worker
 				localCodes[resp.StatusCode]++
 			}
 			mu.Lock()
-			lat = append(lat, local...)
+			l.lat = append(l.lat, local...)
 			for k, v := range localCodes {
-				codes[k] += v
+				l.codes[k] += v
 			}
 			mu.Unlock()
 		}(w)
 	}
 	wg.Wait()
-	elapsed := time.Since(start)
+	l.elapsed += time.Since(start)
+	l.errs += errs.Load()
+}
+
+func (l *loadRun) result() result {
+	lat := l.lat
 	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
-	r := result{n: int64(len(lat)), errs: errs.Load(), codes: codes, rps: float64(len(lat)) / elapsed.Seconds()}
+	r := result{n: int64(len(lat)), errs: l.errs, codes: l.codes, rps: float64(len(lat)) / l.elapsed.Seconds()}
 	if len(lat) > 0 {
 		r.p50, r.p99, r.pmax = lat[len(lat)/2], lat[len(lat)*99/100], lat[len(lat)-1]
 	}
