@@ -482,16 +482,7 @@ func (e *Engine) rankModes(req *Request, toks []token, f *facts, boost []float64
 		// Ties go to the mode listed first in its category.
 		s.total -= 0.001 * float64(e.rank[i])
 	}
-	order := sc.order(scores)
-	slices.SortFunc(order, func(a, b rankKey) int {
-		switch {
-		case a.total > b.total:
-			return -1
-		case a.total < b.total:
-			return 1
-		}
-		return int(a.mode - b.mode)
-	})
+	order := sc.bestFirst(scores)
 	ranked := newRanked(n)
 	for i, o := range order {
 		ranked[i] = scores[o.mode]

@@ -17,6 +17,7 @@ type rankScratch struct {
 	modes   []int     // modes with a best phrase score
 	score   []scored  // per mode
 	ord     []rankKey // modes, to be sorted
+	tmp     []rankKey // room to merge ord
 	matches []termMatch
 	used    []modeSpan  // the spans of the terms a mode counted
 	counted []termCount // how often each term counted
@@ -125,13 +126,64 @@ type rankKey struct {
 	mode  int32
 }
 
-// order returns the modes of scores with their totals, in mode order.
-func (sc *rankScratch) order(scores []scored) []rankKey {
+// bestFirst returns the modes of scores best first, ties in mode order.
+func (sc *rankScratch) bestFirst(scores []scored) []rankKey {
 	sc.ord = sc.ord[:0]
+	nan := false
 	for i := range scores {
-		sc.ord = append(sc.ord, rankKey{total: scores[i].total, mode: int32(i)})
+		t := scores[i].total
+		nan = nan || t != t
+		sc.ord = append(sc.ord, rankKey{total: t, mode: int32(i)})
 	}
-	return sc.ord
+	if nan {
+		// No order among NaNs: sort exactly as the ranking always has.
+		slices.SortFunc(sc.ord, func(a, b rankKey) int {
+			switch {
+			case a.total > b.total:
+				return -1
+			case a.total < b.total:
+				return 1
+			}
+			return int(a.mode - b.mode)
+		})
+		return sc.ord
+	}
+	// Totals and modes order the modes totally, so any sort gives that
+	// order: a stable merge sort on the totals keeps ties in mode order.
+	if cap(sc.tmp) < len(sc.ord) {
+		sc.tmp = make([]rankKey, len(sc.ord))
+	}
+	src, dst := sc.ord, sc.tmp[:len(sc.ord)]
+	const run = 8
+	for lo := 0; lo < len(src); lo += run {
+		hi := min(lo+run, len(src))
+		for i := lo + 1; i < hi; i++ {
+			for j := i; j > lo && src[j].total > src[j-1].total; j-- {
+				src[j], src[j-1] = src[j-1], src[j]
+			}
+		}
+	}
+	for width := run; width < len(src); width *= 2 {
+		for lo := 0; lo < len(src); lo += 2 * width {
+			mid, hi := min(lo+width, len(src)), min(lo+2*width, len(src))
+			i, j, k := lo, mid, lo
+			for i < mid && j < hi {
+				if src[j].total > src[i].total {
+					dst[k] = src[j]
+					j++
+				} else {
+					dst[k] = src[i]
+					i++
+				}
+				k++
+			}
+			k += copy(dst[k:], src[i:mid])
+			copy(dst[k:], src[j:hi])
+		}
+		src, dst = dst, src
+	}
+	sc.ord, sc.tmp = src, dst
+	return src
 }
 
 // sortStable sorts list stably by less, deciding exactly as sort.SliceStable

@@ -2,6 +2,7 @@ package server
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -145,12 +146,32 @@ var jsonSafe = func() (set [utf8.RuneSelf]bool) {
 	return set
 }()
 
+// safeWord reports whether all eight bytes of w are jsonSafe: none below
+// 0x20 or from 0x80, and none a quote, backslash, <, > or &.
+func safeWord(w uint64) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	// A byte of x is zero where (x-ones) &^ x has its high bit: the bytes
+	// equal to c are the zero bytes of w ^ c*ones.
+	q, bs, lt, gt, amp := w^('"'*ones), w^('\\'*ones), w^('<'*ones), w^('>'*ones), w^('&'*ones)
+	zero := (q-ones)&^q | (bs-ones)&^bs | (lt-ones)&^lt | (gt-ones)&^gt | (amp-ones)&^amp
+	// Bytes from 0x80 have the high bit; bytes below 0x20 get it when 0x20
+	// is taken from each.
+	return (w|(w-0x20*ones)|zero)&highs == 0
+}
+
 // appendJSONString appends s quoted as encoding/json quotes a string.
 func appendJSONString(b []byte, s string) []byte {
 	const hex = "0123456789abcdef"
 	b = append(b, '"')
 	start := 0
 	for i := 0; i < len(s); {
+		// Eight safe bytes at a time: prose is mostly plain ASCII.
+		for i+8 <= len(s) && safeWord(binary.LittleEndian.Uint64([]byte(s[i:i+8]))) {
+			i += 8
+		}
+		if i >= len(s) {
+			break
+		}
 		if c := s[i]; c < utf8.RuneSelf {
 			if jsonSafe[c] {
 				i++

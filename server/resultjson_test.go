@@ -107,6 +107,13 @@ func TestJSONStringsAsEncodingJSON(t *testing.T) {
 			check(string([]byte{byte(a), byte(b)}))
 		}
 	}
+	for c := 0; c < 256; c++ { // every byte at every place of a run of eight
+		for at := 0; at < 24; at++ {
+			b := []byte(strings.Repeat("plain ok", 3))
+			b[at] = byte(c)
+			check(string(b))
+		}
+	}
 	for r := rune(0); r < 0x11000; r++ {
 		check("x" + string(r) + "y")
 	}
