@@ -126,6 +126,17 @@ type rankKey struct {
 	mode  int32
 }
 
+// rankOrder puts higher totals first, ties in mode order.
+func rankOrder(a, b rankKey) int {
+	switch {
+	case a.total > b.total:
+		return -1
+	case a.total < b.total:
+		return 1
+	}
+	return int(a.mode - b.mode)
+}
+
 // bestFirst returns the modes of scores best first, ties in mode order.
 func (sc *rankScratch) bestFirst(scores []scored) []rankKey {
 	sc.ord = sc.ord[:0]
@@ -137,15 +148,7 @@ func (sc *rankScratch) bestFirst(scores []scored) []rankKey {
 	}
 	if nan {
 		// No order among NaNs: sort exactly as the ranking always has.
-		slices.SortFunc(sc.ord, func(a, b rankKey) int {
-			switch {
-			case a.total > b.total:
-				return -1
-			case a.total < b.total:
-				return 1
-			}
-			return int(a.mode - b.mode)
-		})
+		slices.SortFunc(sc.ord, rankOrder)
 		return sc.ord
 	}
 	// Totals and modes order the modes totally, so any sort gives that

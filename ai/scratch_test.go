@@ -8,7 +8,7 @@ import (
 )
 
 // TestBestFirstSortsLikeTheComparator: the ranking's merge sort puts the
-// modes in the order the comparator (total descending, then mode) gives,
+// modes in the order rankOrder (total descending, then mode) gives,
 // for many ties, zeros of both signs, infinities and NaNs, at every length
 // around the merge runs.
 func TestBestFirstSortsLikeTheComparator(t *testing.T) {
@@ -33,15 +33,7 @@ func TestBestFirstSortsLikeTheComparator(t *testing.T) {
 		for i := range want {
 			want[i] = rankKey{total: scores[i].total, mode: int32(i)}
 		}
-		slices.SortFunc(want, func(a, b rankKey) int {
-			switch {
-			case a.total > b.total:
-				return -1
-			case a.total < b.total:
-				return 1
-			}
-			return int(a.mode - b.mode)
-		})
+		slices.SortFunc(want, rankOrder)
 		got := sc.bestFirst(scores)
 		for i := range want {
 			if got[i].mode != want[i].mode {
