@@ -149,6 +149,7 @@ func newEngineFS(fsys, caseFS fs.FS) (*Engine, error) {
 			m.Fixes[i].key = titleKey(m.Fixes[i].Title)
 			m.Fixes[i].titleToks = tokens(m.Fixes[i].Title)
 			m.Fixes[i].ref = fixRef(m.ID, m.Fixes[i].Title)
+			m.Fixes[i].retract = strings.Contains(strings.ToLower(m.Fixes[i].Title), "retract")
 			e.fixByRef[m.Fixes[i].ref] = [2]int{mi, i}
 		}
 	}
@@ -627,7 +628,7 @@ func (a *analysis) modeFixes(mi int) []kbFix {
 func (a *analysis) fixDescription(f kbFix) string {
 	parts := []string{f.Description}
 	notes := a.facts.valueNotes(f.Values)
-	if len(notes) == 0 && strings.Contains(strings.ToLower(f.Title), "retract") {
+	if len(notes) == 0 && f.retract {
 		switch a.facts.extruder {
 		case "bowden":
 			notes = append(notes, a.facts.extruderNote()+": Bowden retraction usually works at 4–6 mm and 40–50 mm/s.")
