@@ -83,6 +83,7 @@ func TestSaveAnalysisRefusals(t *testing.T) {
 	ada := ws.user(t, "ada@example.com")
 	bob := ws.user(t, "bob@example.com")
 	adaPhoto := ws.uploadPNG(t, ada, 40, 30)
+	adaPrinter := ws.addPrinter(t, ada, "Ender 3 V2", "Creality")
 	base := anonymousAnalysis(t, ws.testServer, ip, nil)
 	with := func(mod func(m map[string]any)) string {
 		m := map[string]any{}
@@ -128,8 +129,22 @@ func TestSaveAnalysisRefusals(t *testing.T) {
 	if w := ws.do(t, "GET", "/api/issues", "", bob...); strings.TrimSpace(w.Body.String()) != "[]" {
 		t.Fatalf("refusals stored issues: %s", w.Body.String())
 	}
-	if w := ws.do(t, "POST", "/api/issues/from-analysis", mustJSON(t, base), bob...); w.Code != 201 {
+	w := ws.do(t, "POST", "/api/issues/from-analysis", mustJSON(t, base), bob...)
+	if w.Code != 201 {
 		t.Fatalf("the analysis after the refusals: %d %s", w.Code, w.Body.String())
+	}
+	// The printer is one of the caller's own, never another maker's of the same name.
+	var saved issueJSON
+	json.Unmarshal(w.Body.Bytes(), &saved)
+	if saved.PrinterID == nil || *saved.PrinterID == adaPrinter.ID {
+		t.Fatalf("bob's saved issue took ada's printer: %s", w.Body.String())
+	}
+	// Saved once: not again by anyone.
+	if w := ws.do(t, "POST", "/api/issues/from-analysis", mustJSON(t, base), ada...); w.Code != 409 {
+		t.Fatalf("ada saving bob's saved analysis: %d %s", w.Code, w.Body.String())
+	}
+	if w := ws.do(t, "GET", "/api/issues", "", ada...); strings.TrimSpace(w.Body.String()) != "[]" {
+		t.Fatalf("ada's log: %s", w.Body.String())
 	}
 }
 

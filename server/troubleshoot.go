@@ -154,7 +154,9 @@ func (t *troubleshootAPI) troubleshoot(c echo.Context) (err error) {
 		return analysisErr(err)
 	}
 	out := resultJSON{Result: res}
-	if out.Signature, err = t.signer.sign(ctx, res); err != nil {
+	enc := encodeResult(res)
+	defer enc.release()
+	if out.Signature, err = t.signer.signEncoded(ctx, enc); err != nil {
 		return err
 	}
 	// The token binds the inputs: with it the maker narrows the result down
@@ -162,7 +164,7 @@ func (t *troubleshootAPI) troubleshoot(c echo.Context) (err error) {
 	if out.RefineToken, err = t.refineToken(ctx, req); err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, out)
+	return writeResult(c, out, enc)
 }
 
 // refund gives back the credits of a request that delivered no analysis; it
@@ -186,6 +188,9 @@ func analysisErr(err error) error {
 	}
 	if errors.Is(err, context.Canceled) {
 		return apiErr(499, "CLIENT_CLOSED", "The request was cancelled.")
+	}
+	if errors.Is(err, ai.ErrEngineStarting) {
+		return apiErr(http.StatusServiceUnavailable, CodeAIUnavailable, "The diagnostic engine is still starting. Please try again in a minute.")
 	}
 	return fmt.Errorf("analyze: %w", err)
 }
