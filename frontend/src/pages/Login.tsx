@@ -479,7 +479,7 @@ function OperatorReset() {
       {config.contactEmail && (
         <>
           {' '}
-          (<Link href={`mailto:${config.contactEmail}`}>{config.contactEmail}</Link>)
+          (<Link href={`mailto:${config.contactEmail}`} underline="always">{config.contactEmail}</Link>)
         </>
       )}{' '}
       to run:

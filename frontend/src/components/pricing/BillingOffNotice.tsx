@@ -19,7 +19,7 @@ export function BillingOffNotice() {
       {email && (
         <>
           {' '}
-          Ask at <Link href={`mailto:${email}`}>{email}</Link>.
+          Ask at <Link href={`mailto:${email}`} underline="always">{email}</Link>.
         </>
       )}
     </Alert>

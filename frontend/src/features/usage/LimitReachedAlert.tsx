@@ -24,7 +24,7 @@ export function LimitReachedAlert({ usage, resetDate, lead, sx }: { usage: Usage
           {config.contactEmail && (
             <>
               {' '}
-              Contact: <Link href={`mailto:${config.contactEmail}`}>{config.contactEmail}</Link>
+              Contact: <Link href={`mailto:${config.contactEmail}`} underline="always">{config.contactEmail}</Link>
             </>
           )}
         </Box>
