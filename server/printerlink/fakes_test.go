@@ -138,7 +138,7 @@ func fakeOctoPrint(t *testing.T, serialAllowed bool) *httptest.Server {
 		if requireKey(w, r, http.StatusForbidden) {
 			writeJSON(w, map[string]any{"profiles": map[string]any{"_default": map[string]any{"id": "_default", "name": "Ender 3", "model": "Creality Ender 3",
 				"color": "default", "current": true, "default": true, "heatedBed": true, "heatedChamber": false,
-				"volume": map[string]any{"width": 220, "depth": 220, "height": 250, "formFactor": "rectangular", "origin": "lowerleft"},
+				"volume":   map[string]any{"width": 220, "depth": 220, "height": 250, "formFactor": "rectangular", "origin": "lowerleft"},
 				"extruder": map[string]any{"count": 1, "nozzleDiameter": 0.4, "offsets": [][]float64{{0, 0}}, "sharedNozzle": false}}}})
 		}
 	})
@@ -147,14 +147,14 @@ func fakeOctoPrint(t *testing.T, serialAllowed bool) *httptest.Server {
 			writeJSON(w, map[string]any{"job": map[string]any{"file": map[string]any{"name": "vase.gcode", "path": "prints/vase.gcode", "display": "vase.gcode", "origin": "local", "size": 1468987, "date": 1378847754},
 				"estimatedPrintTime": 8811, "filament": map[string]any{"tool0": map[string]any{"length": 810, "volume": 5.36}}, "user": "maker"},
 				"progress": map[string]any{"completion": nil, "filepos": nil, "printTime": nil, "printTimeLeft": nil, "printTimeLeftOrigin": nil},
-				"state": "Operational"})
+				"state":    "Operational"})
 		}
 	})
 	mux.HandleFunc("GET /api/files/local/prints/vase.gcode", func(w http.ResponseWriter, r *http.Request) {
 		if requireKey(w, r, http.StatusForbidden) {
 			writeJSON(w, map[string]any{"name": "vase.gcode", "display": "vase.gcode", "path": "prints/vase.gcode", "type": "machinecode", "origin": "local",
 				"gcodeAnalysis": map[string]any{"estimatedPrintTime": 8811, "filament": map[string]any{"tool0": map[string]any{"length": 810, "volume": 5.36}}},
-				"prints": map[string]any{"failure": 2, "success": 1, "last": map[string]any{"date": 1700000000, "printTime": 612.5, "success": false}}})
+				"prints":        map[string]any{"failure": 2, "success": 1, "last": map[string]any{"date": 1700000000, "printTime": 612.5, "success": false}}})
 		}
 	})
 	mux.HandleFunc("GET /api/printer", func(w http.ResponseWriter, r *http.Request) {
