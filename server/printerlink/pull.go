@@ -293,13 +293,19 @@ func (s *session) tail(ctx context.Context, path string, n int) (text string, tr
 		return "", false, fmt.Errorf("%w: %s is longer than %d MB and its host ignores byte ranges", ErrBadAnswer, path, maxScan>>20)
 	}
 	b := r.buf
-	truncated = resp.StatusCode == http.StatusPartialContent || r.total > int64(n)
+	truncated = r.total > int64(n) || (resp.StatusCode == http.StatusPartialContent && !fromStart(resp.Header.Get("Content-Range")))
 	if truncated {
 		if i := bytes.IndexByte(b, '\n'); i >= 0 {
 			b = b[i+1:]
 		}
 	}
 	return cleanText(b), truncated, nil
+}
+
+// fromStart reports a Content-Range ("bytes 0-99/100") that starts at the
+// file's first byte.
+func fromStart(cr string) bool {
+	return strings.HasPrefix(strings.TrimSpace(cr), "bytes 0-")
 }
 
 // tailBuffer keeps the last keep bytes written to it.

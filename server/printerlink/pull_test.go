@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/layerfix/layerfix/ai"
+	"github.com/layerfix/layerfix/server/printerlink/printerlinktest"
 )
 
 var loopback = Policy{Nets: []netip.Prefix{netip.MustParsePrefix("127.0.0.1/32")}}
@@ -31,8 +32,8 @@ func totalText(atts []ai.Attachment) int {
 
 func TestPullEachKind(t *testing.T) {
 	t.Run("moonraker", func(t *testing.T) {
-		srv := fakeMoonraker(t, []byte(klippyLog))
-		r, err := pull(t, loopback, Host{Kind: Moonraker, URL: srv.URL, APIKey: testKey})
+		srv := printerlinktest.Moonraker(t, []byte(printerlinktest.KlippyLog))
+		r, err := pull(t, loopback, Host{Kind: Moonraker, URL: srv.URL, APIKey: printerlinktest.Key})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -43,10 +44,10 @@ func TestPullEachKind(t *testing.T) {
 		if *f.Material != "PLA" || *f.NozzleTemp != 215 || *f.BedTemp != 60 || *f.LayerHeight != 0.2 || f.SlicerSettings.Slicer != "PrusaSlicer" || *f.SlicerSettings.NozzleDiameter != 0.4 {
 			t.Fatalf("form = %+v", f)
 		}
-		if len(r.Attachments) != 2 || r.Attachments[0].Name != "printer.cfg" || r.Attachments[1].Name != "klippy.log" {
+		if len(r.Attachments) != 2 || r.Attachments[0].Name != "printer.cfg" || r.Attachments[1].Name != "klippy.log" || r.Attachments[1].Text != printerlinktest.KlippyLog {
 			t.Fatalf("attachments = %v", r.Attachments)
 		}
-		if strings.Contains(r.Attachments[0].Text, testKey) || !strings.Contains(r.Attachments[0].Text, "max_temp: 280") {
+		if strings.Contains(r.Attachments[0].Text, printerlinktest.Key) || !strings.Contains(r.Attachments[0].Text, "max_temp: 280") {
 			t.Fatalf("printer.cfg kept its secret or lost its text:\n%s", r.Attachments[0].Text)
 		}
 		if r.Summary != "Last job benchy_0.2mm_PLA.gcode klippy shutdown (MCU 'mcu' shutdown: ADC out of range); klippy.log: ADC out of range on mcu, MAXTEMP on extruder" {
@@ -54,8 +55,8 @@ func TestPullEachKind(t *testing.T) {
 		}
 	})
 	t.Run("octoprint", func(t *testing.T) {
-		srv := fakeOctoPrint(t, true)
-		r, err := pull(t, loopback, Host{Kind: OctoPrint, URL: srv.URL + "/", APIKey: testKey})
+		srv := printerlinktest.OctoPrint(t, true)
+		r, err := pull(t, loopback, Host{Kind: OctoPrint, URL: srv.URL + "/", APIKey: printerlinktest.Key})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -70,8 +71,8 @@ func TestPullEachKind(t *testing.T) {
 		}
 	})
 	t.Run("octoprint key without log access", func(t *testing.T) {
-		srv := fakeOctoPrint(t, false)
-		r, err := pull(t, loopback, Host{Kind: OctoPrint, URL: srv.URL, APIKey: testKey})
+		srv := printerlinktest.OctoPrint(t, false)
+		r, err := pull(t, loopback, Host{Kind: OctoPrint, URL: srv.URL, APIKey: printerlinktest.Key})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -80,8 +81,8 @@ func TestPullEachKind(t *testing.T) {
 		}
 	})
 	t.Run("prusalink", func(t *testing.T) {
-		srv := fakePrusaLink(t, true)
-		r, err := pull(t, loopback, Host{Kind: PrusaLink, URL: srv.URL, APIKey: testKey})
+		srv := printerlinktest.PrusaLink(t, true)
+		r, err := pull(t, loopback, Host{Kind: PrusaLink, URL: srv.URL, APIKey: printerlinktest.Key})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -95,8 +96,8 @@ func TestPullEachKind(t *testing.T) {
 		}
 	})
 	t.Run("prusalink without a job", func(t *testing.T) {
-		srv := fakePrusaLink(t, false)
-		r, err := pull(t, loopback, Host{Kind: PrusaLink, URL: srv.URL, APIKey: testKey})
+		srv := printerlinktest.PrusaLink(t, false)
+		r, err := pull(t, loopback, Host{Kind: PrusaLink, URL: srv.URL, APIKey: printerlinktest.Key})
 		if err != nil || r.Job != nil || r.Summary != "Printer error: Thermal runaway" {
 			t.Fatalf("%+v %v", r, err)
 		}
@@ -111,7 +112,7 @@ func TestPullHostDown(t *testing.T) {
 	addr := l.Addr().String()
 	l.Close()
 	for _, kind := range Kinds {
-		_, err := pull(t, loopback, Host{Kind: kind, URL: "http://" + addr, APIKey: testKey})
+		_, err := pull(t, loopback, Host{Kind: kind, URL: "http://" + addr, APIKey: printerlinktest.Key})
 		if !errors.Is(err, ErrUnreachable) {
 			t.Fatalf("%s: err = %v", kind, err)
 		}
@@ -126,7 +127,7 @@ func TestPullHostDown(t *testing.T) {
 }
 
 func TestPullWrongKey(t *testing.T) {
-	for kind, srv := range map[string]*httptest.Server{Moonraker: fakeMoonraker(t, nil), OctoPrint: fakeOctoPrint(t, true), PrusaLink: fakePrusaLink(t, true)} {
+	for kind, srv := range map[string]*httptest.Server{Moonraker: printerlinktest.Moonraker(t, nil), OctoPrint: printerlinktest.OctoPrint(t, true), PrusaLink: printerlinktest.PrusaLink(t, true)} {
 		_, err := pull(t, loopback, Host{Kind: kind, URL: srv.URL, APIKey: "wrong"})
 		if !errors.Is(err, ErrUnauthorized) || strings.Contains(err.Error(), "wrong") {
 			t.Fatalf("%s: err = %v", kind, err)
@@ -135,10 +136,10 @@ func TestPullWrongKey(t *testing.T) {
 }
 
 func TestPullHugeLog(t *testing.T) {
-	huge := []byte(strings.Repeat("Stats 1200.1: gcodein=0 mcu: mcu_awake=0.003 mcu_task_avg=0.000010 bytes_write=1234\n", 600_000) + klippyLog) // 50 MB
-	srv := fakeMoonraker(t, huge)
+	huge := []byte(strings.Repeat("Stats 1200.1: gcodein=0 mcu: mcu_awake=0.003 mcu_task_avg=0.000010 bytes_write=1234\n", 600_000) + printerlinktest.KlippyLog) // 50 MB
+	srv := printerlinktest.Moonraker(t, huge)
 	start := time.Now()
-	r, err := pull(t, loopback, Host{Kind: Moonraker, URL: srv.URL, APIKey: testKey})
+	r, err := pull(t, loopback, Host{Kind: Moonraker, URL: srv.URL, APIKey: printerlinktest.Key})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,7 +147,7 @@ func TestPullHugeLog(t *testing.T) {
 		t.Fatalf("%d attachments, %d bytes", len(r.Attachments), n)
 	}
 	log := r.Attachments[1].Text
-	if !strings.HasSuffix(log, klippyLog) || !strings.HasPrefix(log, "Stats") {
+	if !strings.HasSuffix(log, printerlinktest.KlippyLog) || !strings.HasPrefix(log, "Stats") {
 		t.Fatalf("the log's tail does not start on a line or misses the end: %q...", log[:80])
 	}
 	if !strings.Contains(r.Summary, "ADC out of range") {
@@ -160,10 +161,10 @@ func TestPullHugeLog(t *testing.T) {
 			w.Write(huge)
 			return
 		}
-		fakeMoonraker(t, nil).Config.Handler.ServeHTTP(w, r)
+		printerlinktest.Moonraker(t, nil).Config.Handler.ServeHTTP(w, r)
 	}))
 	defer whole.Close()
-	r, err = pull(t, loopback, Host{Kind: Moonraker, URL: whole.URL, APIKey: testKey})
+	r, err = pull(t, loopback, Host{Kind: Moonraker, URL: whole.URL, APIKey: printerlinktest.Key})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -184,7 +185,7 @@ func TestPullRedirectRefused(t *testing.T) {
 			if target == "http://127.0.0.2:7125/printer/info" && len(p.Nets) > 1 {
 				continue
 			}
-			_, err := pull(t, p, Host{Kind: Moonraker, URL: redirector.URL, APIKey: testKey})
+			_, err := pull(t, p, Host{Kind: Moonraker, URL: redirector.URL, APIKey: printerlinktest.Key})
 			if !errors.Is(err, ErrNotAllowed) {
 				t.Fatalf("redirect to %s with %v: err = %v", target, p.Nets, err)
 			}

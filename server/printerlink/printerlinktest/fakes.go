@@ -1,4 +1,6 @@
-package printerlink
+// Package printerlinktest serves loopback fakes of the printer hosts that
+// answer with the shapes of the real ones, for tests.
+package printerlinktest
 
 import (
 	"bytes"
@@ -10,11 +12,12 @@ import (
 	"time"
 )
 
-const testKey = "k3y-0f-the-h0st-5ecret"
+// Key is the API key every fake wants.
+const Key = "k3y-0f-the-h0st-5ecret"
 
-// klippyLog is the end of a klippy.log of a heater whose thermistor read
+// KlippyLog is the end of a klippy.log of a heater whose thermistor read
 // beyond max_temp, as Klipper v0.12 writes it.
-const klippyLog = `Starting Klippy...
+const KlippyLog = `Starting Klippy...
 Args: ['/home/pi/klipper/klippy/klippy.py', '/home/pi/printer_data/config/printer.cfg', '-l', '/home/pi/printer_data/logs/klippy.log']
 Git version: 'v0.12.0-85-gd785b396'
 ===== Config file =====
@@ -31,7 +34,8 @@ its configured min_temp or max_temp.
 Transition to shutdown state: MCU 'mcu' shutdown: ADC out of range
 `
 
-const printerCfg = `[printer]
+// PrinterCfg is a Klipper printer.cfg of the same printer.
+const PrinterCfg = `[printer]
 kinematics: corexy
 max_velocity: 300
 
@@ -51,17 +55,17 @@ func writeJSON(w http.ResponseWriter, v any) {
 
 // requireKey answers 401 as the hosts do to a missing or wrong key.
 func requireKey(w http.ResponseWriter, r *http.Request, status int) bool {
-	if r.Header.Get("X-Api-Key") != testKey {
+	if r.Header.Get("X-Api-Key") != Key {
 		http.Error(w, "Unauthorized", status)
 		return false
 	}
 	return true
 }
 
-// fakeMoonraker answers like Moonraker v0.9.3 (API as documented in
+// Moonraker answers like Moonraker v0.9.3 (API as documented in
 // docs/external_api at commit d5ee171) in front of Klipper v0.12.0: every
 // JSON answer wrapped in {"result": ...}, files served with byte ranges.
-func fakeMoonraker(t *testing.T, log []byte) *httptest.Server {
+func Moonraker(t *testing.T, log []byte) *httptest.Server {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /printer/info", func(w http.ResponseWriter, r *http.Request) {
 		if requireKey(w, r, http.StatusUnauthorized) {
@@ -105,7 +109,7 @@ func fakeMoonraker(t *testing.T, log []byte) *httptest.Server {
 	})
 	mux.HandleFunc("GET /server/files/config/printer.cfg", func(w http.ResponseWriter, r *http.Request) {
 		if requireKey(w, r, http.StatusUnauthorized) {
-			http.ServeContent(w, r, "printer.cfg", time.Time{}, strings.NewReader(printerCfg+"\n[api]\napi_key: "+testKey+"\n"))
+			http.ServeContent(w, r, "printer.cfg", time.Time{}, strings.NewReader(PrinterCfg+"\n[api]\napi_key: "+Key+"\n"))
 		}
 	})
 	mux.HandleFunc("GET /server/files/logs/klippy.log", func(w http.ResponseWriter, r *http.Request) {
@@ -118,10 +122,10 @@ func fakeMoonraker(t *testing.T, log []byte) *httptest.Server {
 	return srv
 }
 
-// fakeOctoPrint answers like OctoPrint 1.10.3 (docs/api of the 1.10
+// OctoPrint answers like OctoPrint 1.10.3 (docs/api of the 1.10
 // branch): X-Api-Key, 403 for a wrong key, /api/printer 409 when the
 // printer is not connected, the serial log under /downloads/logs.
-func fakeOctoPrint(t *testing.T, serialAllowed bool) *httptest.Server {
+func OctoPrint(t *testing.T, serialAllowed bool) *httptest.Server {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /api/version", func(w http.ResponseWriter, r *http.Request) {
 		if requireKey(w, r, http.StatusForbidden) {
@@ -179,10 +183,10 @@ func fakeOctoPrint(t *testing.T, serialAllowed bool) *httptest.Server {
 	return srv
 }
 
-// fakePrusaLink answers like Prusa-Link 0.8.1 (prusa/link/web/main.py):
+// PrusaLink answers like Prusa-Link 0.8.1 (prusa/link/web/main.py):
 // X-Api-Key or digest, "Bad X-Api-Key." with 403, /api/v1/job 204 when
 // there is no job.
-func fakePrusaLink(t *testing.T, withJob bool) *httptest.Server {
+func PrusaLink(t *testing.T, withJob bool) *httptest.Server {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /api/v1/info", func(w http.ResponseWriter, r *http.Request) {
 		if requireKey(w, r, http.StatusForbidden) {
