@@ -12,6 +12,7 @@ import type {
   PricingEntry,
   Printer,
   PrinterInput,
+  PullResult,
   PublicUsage,
   ResolveInput,
   ShareResponse,
@@ -162,6 +163,9 @@ export const createPrinter = (input: PrinterInput): Promise<Printer> => requestJ
 export async function updatePrinter(id: number, input: PrinterInput): Promise<void> {
   await apiRequest('PUT', `/api/printers/${id}`, input);
 }
+
+/** Asks the printer's host for the last job, config and log (the server's operator must allow it). */
+export const pullPrinter = (id: number): Promise<PullResult> => requestJson('POST', `/api/printers/${id}/pull`, undefined);
 
 export async function deletePrinter(id: number): Promise<void> {
   await apiRequest('DELETE', `/api/printers/${id}`);

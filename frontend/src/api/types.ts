@@ -50,6 +50,23 @@ export interface Printer {
   filamentDiameter?: number;
   buildVolume?: string | null;
   createdAt?: string;
+  /** The host that drives the printer; its API key is never sent back, only whether one is saved. */
+  host?: PrinterHost | null;
+}
+
+export type HostKind = 'moonraker' | 'octoprint' | 'prusalink';
+
+export interface PrinterHost {
+  kind: HostKind;
+  url: string;
+  hasApiKey: boolean;
+}
+
+export interface PrinterHostInput {
+  kind: HostKind;
+  url: string;
+  /** Left out: keep the saved key (same kind and address only); '': remove it. */
+  apiKey?: string;
 }
 
 export interface PrinterInput {
@@ -57,6 +74,30 @@ export interface PrinterInput {
   brand: string;
   nozzleSize: number;
   buildVolume?: string | null;
+  /** Left out: keep the host; null: unlink it. */
+  host?: PrinterHostInput | null;
+}
+
+/** What POST /api/printers/{id}/pull found on the printer's host. */
+export interface PullResult {
+  kind: HostKind;
+  software?: string;
+  state?: string;
+  message?: string;
+  job?: { file: string; status: string; reason?: string };
+  form: {
+    material?: string;
+    nozzleTemp?: number;
+    bedTemp?: number;
+    layerHeight?: number;
+    infill?: number;
+    slicerSettings?: Record<string, string | number>;
+  };
+  attachments: { name: string; text: string }[];
+  /** What the printer says, for the maker to review before Analyze. */
+  summary: string;
+  /** What could not be read, and why. */
+  notes: string[];
 }
 
 /** What a user tells about a failed print: the fields every issue form sends (SPEC section 5). */
