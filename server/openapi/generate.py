@@ -47,7 +47,7 @@ schemas = {
                   "host": {"oneOf": [ref("Host"), {"type": "null"}]}}),
   "PullResult": obj({"kind": S, "software": S, "state": S, "message": S,
                      "job": obj({"file": S, "status": S, "reason": S}),
-                     "form": obj({"material": S, "nozzleTemp": N, "bedTemp": N, "layerHeight": N, "infill": N, "slicerSettings": ref("SlicerSettings")}),
+                     "form": obj({"category": ref("Category"), "material": S, "nozzleTemp": N, "bedTemp": N, "layerHeight": N, "infill": N, "slicerSettings": ref("SlicerSettings")}),
                      "attachments": {"type": "array", "maxItems": 4, "items": ref("AttachmentInput"), "description": "as the analysis calls take them, secrets stripped, 256 KB of text at most"},
                      "summary": {"type": "string", "description": "what the printer says, for the maker to review"},
                      "notes": arr(S)}),

@@ -39,6 +39,8 @@ type Host struct {
 // Form is what the pull found for the analysis form's fields; nil fields
 // were not found.
 type Form struct {
+	// Category is the issue category the printer's errors point to, "" when none does.
+	Category       string             `json:"category,omitempty"`
 	Material       *string            `json:"material,omitempty"`
 	NozzleTemp     *float64           `json:"nozzleTemp,omitempty"`
 	BedTemp        *float64           `json:"bedTemp,omitempty"`
@@ -410,6 +412,9 @@ func (s *session) finish() {
 			order = append(order, f.Source)
 		}
 		perFile[f.Source] = append(perFile[f.Source], FactPhrase(f))
+		if r.Form.Category == "" {
+			r.Form.Category = factCategory[f.Key]
+		}
 	}
 	for _, src := range order {
 		parts = append(parts, src+": "+strings.Join(perFile[src], ", "))
@@ -422,6 +427,28 @@ func (s *session) finish() {
 		sum = string([]rune(sum)[:399]) + "…"
 	}
 	r.Summary = strings.ToUpper(sum[:1]) + sum[1:]
+}
+
+// factCategory is the issue category an error of the printer points to.
+var factCategory = map[string]string{
+	"error.adc_out_of_range": "heating-issues", "error.maxtemp": "heating-issues", "error.mintemp": "heating-issues",
+	"error.heater_not_heating": "heating-issues", "error.thermal_runaway": "heating-issues", "error.sensor_fault": "heating-issues",
+	"error.heater_fault": "heating-issues", "error.extrude_below_min_temp": "heating-issues",
+	"error.max_extrusion_exceeded": "extrusion-issues", "error.filament_stuck": "extrusion-issues",
+	"error.homing_no_trigger": "mechanical-problems", "error.endstop_still_triggered": "mechanical-problems",
+	"error.move_out_of_range": "mechanical-problems", "error.driver_short_to_ground": "mechanical-problems",
+	"error.driver_open_load": "mechanical-problems", "error.driver_over_temperature": "mechanical-problems",
+	"error.probing_failed": "calibration", "error.probe_samples_tolerance": "calibration", "error.probe_triggered_prior_to_movement": "calibration",
+}
+
+// factMeaning says in a few words what an error means, where its name does
+// not say it.
+var factMeaning = map[string]string{
+	"error.adc_out_of_range":  "a temperature reading beyond min_temp/max_temp: thermistor or its wiring",
+	"error.maxtemp":           "the thermistor reads too hot: shorted thermistor or wrong sensor type",
+	"error.mintemp":           "the thermistor reads too cold: open thermistor or broken wire",
+	"error.rescheduled_timer": "step rate too high for the board",
+	"error.timer_too_close":   "the host or board could not keep up",
 }
 
 // generic errors say only that the printer stopped; a log's more specific
@@ -444,6 +471,9 @@ func FactPhrase(f printerfiles.Fact) string {
 	p := strings.Join(words, " ")
 	if f.Subject != "" {
 		p += " on " + f.Subject
+	}
+	if m := factMeaning[f.Key]; m != "" {
+		p += " (" + m + ")"
 	}
 	return p
 }

@@ -50,7 +50,9 @@ func TestPullEachKind(t *testing.T) {
 		if strings.Contains(r.Attachments[0].Text, printerlinktest.Key) || !strings.Contains(r.Attachments[0].Text, "max_temp: 280") {
 			t.Fatalf("printer.cfg kept its secret or lost its text:\n%s", r.Attachments[0].Text)
 		}
-		if r.Summary != "Last job benchy_0.2mm_PLA.gcode klippy shutdown (MCU 'mcu' shutdown: ADC out of range); klippy.log: ADC out of range on mcu, MAXTEMP on extruder" {
+		if r.Form.Category != "heating-issues" || r.Summary != "Last job benchy_0.2mm_PLA.gcode klippy shutdown (MCU 'mcu' shutdown: ADC out of range); "+
+			"klippy.log: ADC out of range on mcu (a temperature reading beyond min_temp/max_temp: thermistor or its wiring), "+
+			"MAXTEMP on extruder (the thermistor reads too hot: shorted thermistor or wrong sensor type)" {
 			t.Fatalf("summary = %q", r.Summary)
 		}
 	})
@@ -66,7 +68,7 @@ func TestPullEachKind(t *testing.T) {
 		if *r.Form.NozzleTemp != 205 || *r.Form.BedTemp != 60 || *r.Form.SlicerSettings.NozzleDiameter != 0.4 {
 			t.Fatalf("form = %+v", r.Form)
 		}
-		if len(r.Attachments) != 1 || r.Attachments[0].Name != "serial.log" || !strings.Contains(r.Summary, "serial.log: killed") {
+		if len(r.Attachments) != 1 || r.Attachments[0].Name != "serial.log" || !strings.Contains(r.Summary, "serial.log: killed") || r.Form.Category != "" {
 			t.Fatalf("attachments %v summary %q", r.Attachments, r.Summary)
 		}
 	})

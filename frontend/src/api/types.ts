@@ -86,6 +86,8 @@ export interface PullResult {
   message?: string;
   job?: { file: string; status: string; reason?: string };
   form: {
+    /** The issue category the printer's errors point to. */
+    category?: string;
     material?: string;
     nozzleTemp?: number;
     bedTemp?: number;

@@ -4,6 +4,7 @@ package printerlinktest
 
 import (
 	"bytes"
+	_ "embed"
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
@@ -17,36 +18,14 @@ const Key = "k3y-0f-the-h0st-5ecret"
 
 // KlippyLog is the end of a klippy.log of a heater whose thermistor read
 // beyond max_temp, as Klipper v0.12 writes it.
-const KlippyLog = `Starting Klippy...
-Args: ['/home/pi/klipper/klippy/klippy.py', '/home/pi/printer_data/config/printer.cfg', '-l', '/home/pi/printer_data/logs/klippy.log']
-Git version: 'v0.12.0-85-gd785b396'
-===== Config file =====
-[extruder]
-sensor_type = EPCOS 100K B57560G104F
-min_temp = 0
-max_temp = 280
-=======================
-Stats 1200.1: gcodein=0 mcu: mcu_awake=0.003 mcu_task_avg=0.000010 extruder: target=215 temp=214.9 pwm=0.412
-Stats 1201.1: gcodein=0 mcu: mcu_awake=0.003 mcu_task_avg=0.000010 extruder: target=215 temp=323.0 pwm=0.000
-MCU 'mcu' shutdown: ADC out of range
-This generally occurs when a heater temperature exceeds
-its configured min_temp or max_temp.
-Transition to shutdown state: MCU 'mcu' shutdown: ADC out of range
-`
+//
+//go:embed testdata/klippy.log
+var KlippyLog string
 
 // PrinterCfg is a Klipper printer.cfg of the same printer.
-const PrinterCfg = `[printer]
-kinematics: corexy
-max_velocity: 300
-
-[extruder]
-sensor_type: EPCOS 100K B57560G104F
-min_temp: 0
-max_temp: 280
-
-[mcu]
-serial: /dev/serial/by-id/usb-Klipper_stm32f446xx-if00
-`
+//
+//go:embed testdata/printer.cfg
+var PrinterCfg string
 
 func writeJSON(w http.ResponseWriter, v any) {
 	w.Header().Set("Content-Type", "application/json")

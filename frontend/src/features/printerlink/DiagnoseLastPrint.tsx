@@ -36,6 +36,8 @@ export function DiagnoseLastPrint<V extends IssueDetailsValues>({ printer, form 
       setResult(r);
       form.applySlicer(pulledSettings(r));
       form.set('description')(describeWithSummary(form.values.description, r.summary));
+      // The printer's errors choose the category only when the maker has not.
+      if (r.form.category && form.values.category === 'other') form.set('category')(r.form.category);
       // A second pull replaces the files of the first.
       const names = new Set(r.attachments.map((a) => a.name));
       const { list, refused } = addAttachments(

@@ -25,9 +25,9 @@ export interface PrinterFormValues {
 }
 
 export const HOST_KINDS: readonly { kind: HostKind; label: string; port: string; keyHelp: string }[] = [
-  { kind: 'moonraker', label: 'Moonraker (Klipper)', port: '7125', keyHelp: 'Optional: only when Moonraker asks for one (Mainsail or Fluidd: Settings › API key)' },
-  { kind: 'octoprint', label: 'OctoPrint', port: '80', keyHelp: 'OctoPrint: Settings › Application Keys (or API)' },
-  { kind: 'prusalink', label: 'PrusaLink', port: '80', keyHelp: "The printer's Settings › Network › PrusaLink: the API key" },
+  { kind: 'moonraker', label: 'Moonraker (Klipper)', port: '7125', keyHelp: "Optional: needed only when this server is not among Moonraker's trusted_clients" },
+  { kind: 'octoprint', label: 'OctoPrint', port: '80', keyHelp: 'OctoPrint: Settings › Application Keys (or Settings › API)' },
+  { kind: 'prusalink', label: 'PrusaLink', port: '80', keyHelp: "PrusaLink's web page: Settings › API Key" },
 ];
 export const HOST_URL_MAX = 300;
 export const HOST_KEY_MAX = 256;
