@@ -248,3 +248,23 @@ func createPrinter(t *testing.T, ws *workspace, auth []string, body string) prin
 	json.Unmarshal(w.Body.Bytes(), &p)
 	return p
 }
+
+func TestPrinterLinkSettings(t *testing.T) {
+	cfg := testConfig(t, nil)
+	if cfg.PrinterLink || joinPrefixes(cfg.PrinterLinkNets) != "10.0.0.0/8,172.16.0.0/12,192.168.0.0/16,fc00::/7" {
+		t.Fatalf("defaults: %v %v", cfg.PrinterLink, cfg.PrinterLinkNets)
+	}
+	cfg = testConfig(t, map[string]string{"LAYERFIX_PRINTER_LINK": "on", "LAYERFIX_PRINTER_LINK_NETS": "192.168.1.0/24, 127.0.0.1"})
+	if !cfg.PrinterLink || joinPrefixes(cfg.PrinterLinkNets) != "192.168.1.0/24,127.0.0.1/32" {
+		t.Fatalf("set: %v %v", cfg.PrinterLink, cfg.PrinterLinkNets)
+	}
+	for env, want := range map[string]string{
+		"LAYERFIX_PRINTER_LINK":      `LAYERFIX_PRINTER_LINK: "maybe" is not on or off`,
+		"LAYERFIX_PRINTER_LINK_NETS": `LAYERFIX_PRINTER_LINK_NETS: "10.0.0.0/33" is not a CIDR such as 192.168.1.0/24`,
+	} {
+		v := map[string]string{"LAYERFIX_PRINTER_LINK": "maybe", "LAYERFIX_PRINTER_LINK_NETS": "10.0.0.0/33"}[env]
+		if _, err := LoadConfig(nil, func(k string) string { return map[string]string{env: v}[k] }); err == nil || err.Error() != want {
+			t.Errorf("%s=%s: %v", env, v, err)
+		}
+	}
+}
