@@ -188,6 +188,9 @@ func (k hostKeys) aead(ctx context.Context) (cipher.AEAD, error) {
 	return cipher.NewGCM(block)
 }
 
+// errSealedKey is a saved key this server cannot open.
+var errSealedKey = errors.New("sealed host key unreadable")
+
 func sealedAAD(userID int64) []byte { return []byte("user:" + strconv.FormatInt(userID, 10)) }
 
 func (k hostKeys) seal(ctx context.Context, userID int64, plain string) (string, error) {
@@ -210,11 +213,11 @@ func (k hostKeys) open(ctx context.Context, userID int64, sealed string) (string
 	}
 	b, err := base64.RawURLEncoding.DecodeString(strings.TrimPrefix(sealed, sealedPrefix))
 	if err != nil || !strings.HasPrefix(sealed, sealedPrefix) || len(sealed) > maxSealedText || len(b) < a.NonceSize() {
-		return "", errors.New("sealed host key is malformed")
+		return "", fmt.Errorf("%w: malformed", errSealedKey)
 	}
 	plain, err := a.Open(nil, b[:a.NonceSize()], b[a.NonceSize():], sealedAAD(userID))
 	if err != nil {
-		return "", errors.New("sealed host key does not open with this server's key")
+		return "", fmt.Errorf("%w: it does not open with this server's key", errSealedKey)
 	}
 	return string(plain), nil
 }
@@ -239,12 +242,13 @@ func newPrinterLink(cfg *Config, st *store.Store, now func() time.Time, log *slo
 
 // Codes of the pull's own errors.
 const (
-	CodeLinkOff         = "PRINTER_LINK_OFF"
-	CodeNotLinked       = "PRINTER_NOT_LINKED"
-	CodeHostNotAllowed  = "HOST_NOT_ALLOWED"
-	CodeHostUnreachable = "HOST_UNREACHABLE"
-	CodeHostRefusedKey  = "HOST_REFUSED_KEY"
-	CodeHostBadAnswer   = "HOST_BAD_ANSWER"
+	CodeLinkOff           = "PRINTER_LINK_OFF"
+	CodeNotLinked         = "PRINTER_NOT_LINKED"
+	CodeHostNotAllowed    = "HOST_NOT_ALLOWED"
+	CodeHostUnreachable   = "HOST_UNREACHABLE"
+	CodeHostRefusedKey    = "HOST_REFUSED_KEY"
+	CodeHostBadAnswer     = "HOST_BAD_ANSWER"
+	CodeHostKeyUnreadable = "HOST_KEY_UNREADABLE"
 )
 
 // pull handles POST /api/printers/:id/pull: what the caller's printer's
@@ -273,7 +277,9 @@ func (h *printersAPI) pull(c echo.Context) error {
 		return apiErr(http.StatusTooManyRequests, CodeRateLimited, fmt.Sprintf("You asked your printers' hosts %d times in the last hour. Please try again later.", pullsPerHour))
 	}
 	key, err := h.hostKeys.open(ctx, uid, p.HostKey)
-	if err != nil {
+	if errors.Is(err, errSealedKey) {
+		return apiErr(http.StatusConflict, CodeHostKeyUnreadable, "This server can no longer read the printer's saved API key (its secret changed): enter the key again in the printer's settings.")
+	} else if err != nil {
 		return err
 	}
 	start := time.Now()

@@ -212,8 +212,15 @@ func TestPrinterPull(t *testing.T) {
 		if w := ws.do(t, "POST", "/api/printers/"+itoa(down.ID)+"/pull", "", ada...); w.Code != 502 || decodeError(t, w).Code != CodeHostUnreachable {
 			t.Fatalf("host down: %d %s", w.Code, w.Body.String())
 		}
-		// The per-account limit: 3 pulls so far (the unlinked printer's is refused first).
-		for i := 3; i < pullsPerHour; i++ {
+		// A saved key the server cannot open (its secret replaced) asks for the key again.
+		row, _ := ws.store.PrinterByID(context.Background(), p.UserID, p.ID)
+		row.HostKey = "v1." + strings.Repeat("A", 60)
+		ws.store.UpdatePrinter(context.Background(), row)
+		if w := ws.do(t, "POST", pull, "", ada...); w.Code != 409 || decodeError(t, w).Code != CodeHostKeyUnreadable {
+			t.Fatalf("unreadable key: %d %s", w.Code, w.Body.String())
+		}
+		// The per-account limit: 4 pulls so far (the unlinked printer's is refused first).
+		for i := 4; i < pullsPerHour; i++ {
 			ws.do(t, "POST", pull, "", ada...)
 		}
 		if w := ws.do(t, "POST", pull, "", ada...); w.Code != 429 || decodeError(t, w).Code != CodeRateLimited {

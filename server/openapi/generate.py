@@ -133,7 +133,7 @@ paths = {
  "/api/printers/{id}": {"put": op("Update a printer", ok(ref("Printer")) | errs("400", "401", "404", "415"), body(ref("PrinterInput")), params=ID, tags=["workspace"]),
                         "delete": op("Delete a printer (its issues keep their history)", ok(obj({"id": I, "deleted": B})) | errs("401", "404"), params=ID, tags=["workspace"])},
  "/api/printers/{id}/pull": {"post": op("Diagnose the last print: ask the printer's host for the last job, its settings, the config and the log's end (LAYERFIX_PRINTER_LINK=on only)",
-                             ok(ref("PullResult")) | errs("400", "401", "403", "404", "429") |
+                             ok(ref("PullResult")) | errs("400", "401", "403", "404", "409", "429") |
                              {"502": {"description": "The host did not answer, refused the key or answered something unexpected (HOST_UNREACHABLE, HOST_REFUSED_KEY, HOST_BAD_ANSWER)",
                                       "content": {"application/json": {"schema": ref("Error")}}}},
                              params=ID, tags=["workspace"])},
