@@ -196,6 +196,25 @@ func TestPullRedirectRefused(t *testing.T) {
 	}
 }
 
+func TestPullRedirectDropsKeyForAnotherOrigin(t *testing.T) {
+	var got []string
+	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		got = append(got, r.Header.Get("X-Api-Key"))
+		w.Write([]byte(`{"result": {"state": "ready", "software_version": "v0.12.0"}}`))
+	}))
+	defer other.Close()
+	first := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, other.URL+r.URL.Path, http.StatusFound)
+	}))
+	defer first.Close()
+	if _, err := pull(t, loopback, Host{Kind: Moonraker, URL: first.URL, APIKey: printerlinktest.Key}); err != nil {
+		t.Fatal(err)
+	}
+	if len(got) == 0 || strings.Join(got, "") != "" {
+		t.Fatalf("the other origin got the key: %q", got)
+	}
+}
+
 func TestPolicy(t *testing.T) {
 	def, err := ParseNets("")
 	if err != nil {
