@@ -60,7 +60,7 @@ describe('Diagnose the last print', () => {
         status: 403,
       }),
     ];
-    const fetch = vi.fn(async () => answers.shift()!);
+    const fetch = vi.fn(async (_input: RequestInfo | URL, _init?: RequestInit) => answers.shift()!);
     vi.stubGlobal('fetch', fetch);
     const { result } = renderHook(() => useIssueForm({ ...EMPTY_DETAILS }));
     const view = renderWithProviders(<DiagnoseLastPrint printer={linked} form={result.current} />);
