@@ -218,6 +218,11 @@ describe('the maker account', () => {
       await page.evaluate(() => localStorage.clear());
       await signIn(page, baseURL, email, PASSWORD);
       await page.waitForURL('**/dashboard');
+      // The top bar fits here too: the whole badge and the menu button are on screen.
+      await page.getByTestId('usage-badge').waitFor();
+      await noSidewaysScroll(page, '/dashboard');
+      const menu = await page.getByRole('button', { name: phone ? 'Open menu' : 'Account menu' }).boundingBox();
+      assert.ok(menu && menu.x >= 0 && menu.x + menu.width <= viewport.width, `the menu button is on screen (${JSON.stringify(menu)})`);
       await openAccount(page, phone);
       await noSidewaysScroll(page, '/account');
       await shot(page, `screen-${viewport.width}`);
