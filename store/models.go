@@ -45,6 +45,7 @@ type AuthToken struct {
 	CreatedAt time.Time
 	ExpiresAt time.Time
 	UsedAt    *time.Time
+	NewEmail  *string // the address an email-change token confirms
 }
 
 // Printer is a maker's registered printer.

@@ -108,9 +108,28 @@ paths = {
                                body(obj({"email": S}, ["email"])), auth=False, tags=["auth"])},
  "/api/auth/password-update": {"post": op("Set a new password with a reset code; ends every other session", ok(obj({"message": S})) | errs("400", "415", "429"),
                                 body(obj({"oobCode": S, "password": S}, ["oobCode", "password"])), auth=False, tags=["auth"])},
- "/api/auth/verify-email": {"post": op("Confirm an email address with its code", ok(obj({"message": S})) | errs("400", "415"),
+ "/api/auth/verify-email": {"post": op("Confirm an email address with its code (a sign-up's, or an email change's: the account then takes the new address)", ok(obj({"message": S})) | errs("400", "409", "415"),
                              body(obj({"oobCode": S}, ["oobCode"])), auth=False, tags=["auth"])},
- "/api/user/profile": {"get": op("The signed-in maker's profile, plan and usage", ok(ref("Profile")) | errs("401"), tags=["account"])},
+ "/api/user/profile": {"get": op("The signed-in maker's profile, plan and usage", ok(ref("Profile")) | errs("401"), tags=["account"]),
+                       "patch": op("Change the display name (the sign-up rules); answers the profile", ok(ref("Profile")) | errs("400", "401", "415"),
+                                   body(obj({"displayName": {"type": "string", "maxLength": 100}}, ["displayName"])), tags=["account"])},
+ "/api/user/password": {"post": op("Change the password (local mode): the current one, checked under the sign-in limits, then a new one by the sign-up rules; "
+                                   "every other session and reset link ends", ok(obj({"message": S})) | errs("400", "401", "415", "429"),
+                                   body(obj({"currentPassword": S, "newPassword": S}, ["currentPassword", "newPassword"])), tags=["account"])},
+ "/api/user/email": {"post": op("Change the email (local mode) with the current password: with email configured a link goes to the new address and the "
+                                "change takes effect when it is opened (202, pending); without email it takes effect at once, unverified (200)",
+                                ok(obj({"email": S, "pending": B, "message": S})) | ok(obj({"email": S, "pending": B, "message": S}), "Accepted: a confirmation link was sent", code="202")
+                                | errs("400", "401", "409", "415", "429"),
+                                body(obj({"newEmail": S, "currentPassword": S}, ["newEmail", "currentPassword"])), tags=["account"])},
+ "/api/user/data": {"get": op("Download my data: a zip (streamed) of account.json, printers.json, issues.json (with attachments and photo names) and photos/",
+                              ok({"type": "string", "contentMediaType": "application/zip"}, ctype="application/zip") | errs("401", "429"), tags=["account"])},
+ "/api/user": {"delete": op("Delete my account with its printers, issues, photos and sessions; a live subscription is canceled first. Local mode: the password; "
+                            "Firebase mode: an ID token from a sign-in at most 5 minutes old (403 requires-recent-login otherwise)",
+                            ok(obj({"deleted": B, "subscriptionCanceled": B, "identityDeleted": {"type": "boolean", "description": "Firebase mode: the server deleted the "
+                                    "Firebase account (false without Google credentials: the client deletes it)"}, "message": S}))
+                            | errs("400", "401", "403", "415", "429", "503"),
+                            {"required": False, "content": {"application/json": {"schema": obj({"password": {"type": "string", "description": "local mode"}})}}},
+                            tags=["account"])},
  "/api/transfer-usage": {"post": op("Move this address's anonymous usage into an account created by this sign-up", ok(obj({"transferred": I})) | errs("401"), tags=["account"])},
  "/api/usage-limits": {"get": op("Monthly allowance per plan", ok({"type": "object", "additionalProperties": obj({"name": S, "limit": I})}), auth=False, tags=["plans"])},
  "/api/pricing": {"get": op("Monthly price per plan in USD", ok(arr(obj({"tier": S, "amount": N}))), auth=False, tags=["plans"])},

@@ -229,3 +229,22 @@ export interface CreateSubscriptionResponse {
 export interface ApiErrorBody {
   error: { code: string; message: string; fields?: Record<string, string> };
 }
+
+// ---- The maker's own account (/account) ----
+
+/** POST /api/user/email: pending when a confirmation link went to the new address. */
+export interface EmailChangeResult {
+  email: string;
+  pending: boolean;
+  message: string;
+}
+
+/** DELETE /api/user. */
+export interface DeleteAccountResult {
+  deleted: boolean;
+  /** A paid subscription was canceled at the payment provider first. */
+  subscriptionCanceled: boolean;
+  /** Firebase mode: the server deleted the Firebase account (false: the browser deletes it). */
+  identityDeleted?: boolean;
+  message: string;
+}
