@@ -11,7 +11,6 @@ import (
 	"net/netip"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -153,7 +152,6 @@ func linkedWorkspace(t *testing.T, env map[string]string) (*workspace, []string)
 	return ws, ws.user(t, "ada@example.com")
 }
 
-func itoa(n int64) string { return strconv.FormatInt(n, 10) }
 
 func TestPrinterPull(t *testing.T) {
 	moon := printerlinktest.Moonraker(t, []byte(printerlinktest.KlippyLog))
