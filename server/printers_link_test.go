@@ -152,7 +152,6 @@ func linkedWorkspace(t *testing.T, env map[string]string) (*workspace, []string)
 	return ws, ws.user(t, "ada@example.com")
 }
 
-
 func TestPrinterPull(t *testing.T) {
 	moon := printerlinktest.Moonraker(t, []byte(printerlinktest.KlippyLog))
 	body := `{"name":"V2","brand":"Voron","host":{"kind":"moonraker","url":"` + moon.URL + `","apiKey":"` + printerlinktest.Key + `"}}`
