@@ -285,3 +285,13 @@ TMC stepper_x failed to init: Unable to read tmc uart 'stepper_x' register IFCNT
 		{"error.tmc_uart", "x", "Unable to read tmc uart 'stepper_x' register IFCNT"},
 	})
 }
+
+// An MCU flashed from the host's own checkout carries the build's date and
+// host name after the version: that is the same version.
+func TestKlippyLogBuildStampIsNoMismatch(t *testing.T) {
+	log := "Starting Klippy...\nGit version: 'v0.8.0-197-g1d6a8b2c'\n" +
+		"Loaded MCU 'mcu' 84 commands (v0.8.0-197-g1d6a8b2c-20200214_161722-octopi / gcc: (GCC) 5.4.0 binutils: (GNU Binutils) 2.26.20160125)\n"
+	rep := read(t, "klippy.log", log)
+	expectFacts(t, rep, []want{{"firmware.mcu_version", "mcu", "v0.8.0-197-g1d6a8b2c-20200214_161722-octopi"}})
+	expectNoFacts(t, rep, []want{{"firmware.version_mismatch", "mcu", ""}})
+}
