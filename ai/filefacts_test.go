@@ -1,0 +1,311 @@
+package ai
+
+import (
+	"strings"
+	"sync"
+	"testing"
+	"testing/fstest"
+
+	"github.com/layerfix/layerfix/ai/printerfiles"
+)
+
+// klippyADC is a klippy.log tail in the format Klipper writes: the config
+// dump, then a shutdown on an extruder reading below min_temp.
+const klippyADC = `Starting Klippy...
+Git version: 'v0.12.0-85-gd785b396'
+===== Config file =====
+[extruder]
+step_pin = PB3
+dir_pin = !PB4
+enable_pin = !PD2
+microsteps = 16
+rotation_distance = 34.406
+nozzle_diameter = 0.400
+filament_diameter = 1.750
+heater_pin = PC8
+sensor_type = EPCOS 100K B57560G104F
+sensor_pin = PA0
+control = pid
+pid_kp = 21.527
+pid_ki = 1.063
+pid_kd = 108.982
+min_temp = 0
+max_temp = 250
+=======================
+Stats 2931.0: gcodein=0  mcu: mcu_awake=0.021 mcu_task_avg=0.000021 mcu_task_stddev=0.000014 bytes_write=1414398 bytes_read=360000 bytes_retransmit=9 bytes_invalid=0 send_seq=44400 receive_seq=44400 retransmit_seq=2 srtt=0.001 rttvar=0.000 rto=0.025 ready_bytes=0 upcoming_bytes=0 freq=72000521 extruder: target=205 temp=205.4 pwm=0.412 sysload=0.21 cputime=31.2 memavail=712000 print_time=2930.1 buffer_time=1.8 print_stall=0
+Stats 2947.0: gcodein=0  mcu: mcu_awake=0.003 mcu_task_avg=0.000011 mcu_task_stddev=0.000009 bytes_write=1420648 bytes_read=361329 bytes_retransmit=9 bytes_invalid=0 send_seq=44501 receive_seq=44501 retransmit_seq=2 srtt=0.001 rttvar=0.000 rto=0.025 ready_bytes=0 upcoming_bytes=0 freq=72000521 extruder: target=205 temp=-14.1 pwm=1.000 sysload=0.20 cputime=31.4 memavail=712000 print_time=2946.0 buffer_time=1.8 print_stall=0
+MCU 'mcu' shutdown: ADC out of range
+Transition to shutdown state: MCU shutdown
+`
+
+// A description that fits a dozen causes: the log decides.
+const stoppedMidPrint = "Three hours into a long print the printer just stopped: motors off, heaters off, and the screen says it is shut down. After a restart it prints again like nothing happened."
+
+var (
+	sharedOnce sync.Once
+	shared     *Engine
+	sharedErr  error
+)
+
+// sharedEngine is the real engine, built once for the tests that only read it.
+func sharedEngine(t *testing.T) *Engine {
+	t.Helper()
+	sharedOnce.Do(func() { shared, sharedErr = NewEngine() })
+	if sharedErr != nil {
+		t.Fatal(sharedErr)
+	}
+	return shared
+}
+
+func topSteps(t *testing.T, e *Engine, req Request) *Result {
+	t.Helper()
+	return analyze(t, e, req)
+}
+
+// A klippy.log with "ADC out of range" on the extruder makes the thermistor
+// wiring the first step, quoting the log, and the summary names the line.
+func TestAttachmentFactDecidesTheStep(t *testing.T) {
+	e := sharedEngine(t)
+	bare := Request{Category: "other", Description: stoppedMidPrint, PrinterBrand: "Creality Ender 3 V2"}
+	before := topSteps(t, e, bare)
+	withLog := bare
+	withLog.Attachments = []Attachment{{Name: "klippy.log", Text: klippyADC}}
+	res := topSteps(t, e, withLog)
+	first := res.Steps[0]
+	if !strings.Contains(strings.ToLower(first.Title), "thermistor") {
+		t.Fatalf("first step %q, want the thermistor step (without the log: %q)", first.Title, before.Steps[0].Title)
+	}
+	if strings.Contains(strings.ToLower(before.Steps[0].Title), "thermistor") {
+		t.Errorf("without the log the first step is already %q: the test proves nothing", before.Steps[0].Title)
+	}
+	if !strings.HasPrefix(first.Description, "Your klippy.log shows “") || !strings.Contains(first.Description, "ADC out of range") {
+		t.Errorf("first step does not quote the log: %q", first.Description)
+	}
+	if !strings.Contains(res.Summary, "Your klippy.log shows “") {
+		t.Errorf("summary does not name the deciding line: %q", res.Summary)
+	}
+}
+
+// m503 returns an M503 report with the given M301 line.
+func m503(m301 string) string {
+	return `echo:; Steps per unit:
+echo:  M92 X80.00 Y80.00 Z400.00 E93.00
+echo:; Maximum feedrates (units/s):
+echo:  M203 X500.00 Y500.00 Z5.00 E25.00
+echo:; Hotend PID:
+echo:  ` + m301 + `
+echo:; Z-Probe Offset (mm):
+echo:  M851 X-44.00 Y-7.00 Z-2.15 ; (mm)
+ok
+`
+}
+
+// stepRank is the 1-based position of the first step whose title contains
+// part, 0 when none does.
+func stepRank(res *Result, part string) int {
+	for i, s := range res.Steps {
+		if strings.Contains(strings.ToLower(s.Title), strings.ToLower(part)) {
+			return i + 1
+		}
+	}
+	return 0
+}
+
+// A tuned PID in the M503 report rules out "run a PID autotune"; the stock
+// values keep it.
+func TestAttachmentFactRulesOut(t *testing.T) {
+	e := sharedEngine(t)
+	req := Request{Category: "heating-issues", Description: "The nozzle temperature swings up and down by 5 degrees around the target and never settles.", PrinterBrand: "Creality Ender 3 V2"}
+	stock, tuned := req, req
+	stock.Attachments = []Attachment{{Name: "M503.txt", Text: m503("M301 P28.72 I2.62 D78.81")}}
+	tuned.Attachments = []Attachment{{Name: "M503.txt", Text: m503("M301 P24.31 I1.89 D78.12")}}
+	rs := stepRank(topSteps(t, e, stock), "PID autotune for the hotend")
+	rt := stepRank(topSteps(t, e, tuned), "PID autotune for the hotend")
+	if rs != 1 {
+		t.Errorf("stock PID: autotune at rank %d, want 1", rs)
+	}
+	if rt != 0 && rt <= rs {
+		t.Errorf("tuned PID: autotune at rank %d, want it lower than %d", rt, rs)
+	}
+}
+
+// The e-steps step quotes the M503 value when extrusion is the problem.
+func TestAttachmentQuotesTheSetting(t *testing.T) {
+	e := sharedEngine(t)
+	req := Request{Category: "extrusion-issues", Description: "Every print is too fat: blobs on the walls and rough tops, as if it pushes too much plastic.", PrinterBrand: "Creality Ender 3 V2",
+		Attachments: []Attachment{{Name: "M503.txt", Text: m503("M301 P28.72 I2.62 D78.81")}}}
+	res := topSteps(t, e, req)
+	r := stepRank(res, "e-steps")
+	if r == 0 || r > 3 {
+		t.Fatalf("e-steps step at rank %d: %q", r, res.Steps)
+	}
+	if d := res.Steps[r-1].Description; !strings.Contains(d, "Your M503.txt") || !strings.Contains(d, "M92 X80.00 Y80.00 Z400.00 E93.00") {
+		t.Errorf("e-steps step does not quote the M92 line: %q", d)
+	}
+}
+
+// A sliced file attached as text fills the settings the maker did not type:
+// its nozzle and retraction feed the engine's rules.
+func TestAttachmentFillsSettings(t *testing.T) {
+	e := sharedEngine(t)
+	gcode := "; generated by PrusaSlicer 2.7.2 on 2024-03-01\nG28\nM104 S240\nM109 S240\nG1 X10 Y10 E5\n" +
+		"; nozzle_diameter = 0.6\n; retraction_length = 6\n; filament_type = PETG\n; temperature = 240\n"
+	req := Request{Category: "stringing", Description: "Lots of thin strings between the towers.", PrinterBrand: "Prusa MK4",
+		Attachments: []Attachment{{Name: "towers.gcode", Text: gcode}}}
+	a := e.prepare(&req)
+	if req.NozzleSize == nil || *req.NozzleSize != 0.6 {
+		t.Errorf("nozzle size %v, want 0.6 from the file", req.NozzleSize)
+	}
+	if req.Slicer == nil || req.Slicer.RetractionLength == nil || *req.Slicer.RetractionLength != 6 {
+		t.Fatalf("slicer settings %+v, want retraction 6 from the file", req.Slicer)
+	}
+	if !a.facts.holds("retraction_long_direct") {
+		t.Error("a 6 mm retraction on the MK4's direct drive does not hold retraction_long_direct")
+	}
+}
+
+func TestCleanQuote(t *testing.T) {
+	tests := []struct{ quote, subject, want string }{
+		{"2024-04-06 14:56:34,266 - Recv: echo:Unknown command: \"G29\"", "", "Unknown command: \"G29\""},
+		{"10:17:55  !! Extrude below minimum temp", "extruder", "Extrude below minimum temp"},
+		{"16:58:47  Unknown command:\"M600\"", "", "Unknown command:\"M600\""},
+		{"3/16/2024, 8:41:55 PM\tError: short-to-ground reported by driver(s) 3", "", "Error: short-to-ground reported by driver(s) 3"},
+		{"Stats 2947.0: gcodein=0  mcu: mcu_awake=0.003 bytes_write=1 extruder: target=205 temp=-14.1 pwm=1.000 sysload=0.20", "extruder", "extruder: target=205 temp=-14.1 pwm=1.000"},
+		{"echo:  M92 X80.00\x07 Y80.00", "", "M92 X80.00 Y80.00"},
+		{strings.Repeat("long ", 60), "", strings.TrimSpace(truncateRunes(strings.Repeat("long ", 60), maxQuoteRunes))},
+	}
+	for _, tt := range tests {
+		if got := cleanQuote(tt.quote, tt.subject); got != tt.want {
+			t.Errorf("cleanQuote(%q) = %q, want %q", tt.quote, got, tt.want)
+		}
+		if n := len([]rune(cleanQuote(tt.quote, tt.subject))); n > maxQuoteRunes {
+			t.Errorf("cleanQuote(%q) has %d runes", tt.quote, n)
+		}
+	}
+}
+
+func TestVersions(t *testing.T) {
+	tests := []struct {
+		v, limit string
+		below    bool
+	}{
+		{"v0.9.1-12-g4b7da7c9", "0.10", true},
+		{"v0.12.0-85-gd785b396", "0.10", false},
+		{"2.1.2.1", "2.1.3", true},
+		{"2.1.3", "2.1.3", false},
+		{"3.3", "2.0", false},
+	}
+	for _, tt := range tests {
+		ff := &fileFacts{}
+		c := &kbFactCond{VersionBelow: tt.limit}
+		if got := ff.passes(c, printerfiles.Fact{Value: tt.v}); got != tt.below {
+			t.Errorf("%s below %s = %v, want %v", tt.v, tt.limit, got, tt.below)
+		}
+	}
+	if _, ok := parseVersion("release"); ok {
+		t.Error("parseVersion(\"release\") ok")
+	}
+}
+
+// derived.* facts come from facts read together.
+func TestDerivedFacts(t *testing.T) {
+	cfg := `[stepper_x]
+position_min: 0
+position_max: 235
+[stepper_y]
+position_min: 0
+position_max: 235
+[bltouch]
+sensor_pin: ^PB1
+control_pin: PB0
+x_offset: -44
+y_offset: -6
+z_offset: 2.1
+[safe_z_home]
+home_xy_position: 10, 10
+`
+	config := `M950 H1 C"e0heat" T1
+M308 S1 P"e1temp" Y"thermistor" T100000 B4138
+M92 X80 Y100 Z400 E93
+`
+	tests := []struct {
+		name  string
+		files []printerfiles.File
+		key   string
+	}{
+		{"probe off the bed when Z homes", []printerfiles.File{{Name: "printer.cfg", Text: cfg}}, "derived.probe_off_bed_at_z_home"},
+		{"sensor on another header", []printerfiles.File{{Name: "config.g", Text: config}}, "derived.sensor_pin_mismatch"},
+		{"X and Y steps differ", []printerfiles.File{{Name: "config.g", Text: config}}, "derived.xy_steps_differ"},
+		{"baud rates differ", []printerfiles.File{
+			{Name: "Configuration.h", Text: "#define MOTHERBOARD BOARD_CREALITY_V4\n#define BAUDRATE 115200\n"},
+			{Name: "serial.log", Text: "2024-08-17 20:01:09,400 - Connecting to port /dev/ttyUSB0, baudrate 250000\n2024-08-17 20:01:11,447 - Recv: \ufffd\ufffdx\ufffd\n"},
+		}, "derived.baud_mismatch"},
+		{"EEPROM overrides the build", []printerfiles.File{
+			{Name: "Configuration.h", Text: "#define DEFAULT_AXIS_STEPS_PER_UNIT { 80, 80, 400, 415 }\n"},
+			{Name: "M503.txt", Text: m503("M301 P28.72 I2.62 D78.81")},
+		}, "derived.eeprom_overrides_config"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rep := printerfiles.Read(tt.files)
+			for _, f := range derive(rep) {
+				if f.Key == tt.key {
+					if f.Source == "" || f.Quote == "" {
+						t.Errorf("%s has no source line: %+v", tt.key, f)
+					}
+					return
+				}
+			}
+			t.Errorf("no %s in %+v", tt.key, derive(rep))
+		})
+	}
+}
+
+// Rules on the facts are validated at load: unknown keys (not in FACTS.md
+// nor derived), bad tests and placeholders are refused.
+func TestFactRuleValidation(t *testing.T) {
+	good := strings.Replace(validMode, "%s", "fact-mode", 1)
+	withRule := func(rule string) string {
+		return "[" + strings.Replace(good, `"description": "By 5–10 °C."`, `"description": "By 5–10 °C.", "facts": [`+rule+`]`, 1) + "]"
+	}
+	tests := []struct {
+		name, rule string
+		want       []string
+	}{
+		{"valid", `{"key": "error.adc_out_of_range", "weight": 3, "says": "Your {source} shows “{quote}”."}`, nil},
+		{"valid derived", `{"key": "derived.baud_mismatch", "weight": 3}`, nil},
+		{"unknown key", `{"key": "error.adc_outofrange", "weight": 3}`, []string{`"fact-mode"`, `unknown fact key "error.adc_outofrange"`}},
+		{"unknown key in and", `{"key": "error.mintemp", "and": [{"key": "heater.tmp_min"}], "weight": 3}`, []string{`unknown fact key "heater.tmp_min"`}},
+		{"zero weight", `{"key": "error.mintemp", "weight": 0}`, []string{"weight must be non-zero"}},
+		{"bad unlike", `{"key": "stepper.enable_inverted", "unlike": "some", "weight": 1}`, []string{"unlike must be"}},
+		{"absent with a test", `{"key": "mcu.serial", "absent": true, "equals": ["x"], "weight": 1, "says": "x"}`, []string{"absent takes no value test"}},
+		{"absent without says", `{"key": "mcu.serial", "absent": true, "weight": 1}`, []string{"needs says"}},
+		{"bad placeholder", `{"key": "mcu.serial", "weight": 1, "says": "Your {file} says so"}`, []string{"says may only use"}},
+		{"bad version", `{"key": "firmware.version", "versionBelow": "new", "weight": 1}`, []string{"not a release number"}},
+		{"upper-case mention", `{"key": "mcu.serial", "mentions": ["BLTouch"], "weight": 1}`, []string{"must be non-empty lower case"}},
+		{"unknown field", `{"key": "mcu.serial", "weigth": 1}`, []string{`unknown field "weigth"`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			fsys := realTables(t)
+			fsys["modes/stringing.json"] = &fstest.MapFile{Data: []byte(withRule(tt.rule))}
+			expectLoadError(t, fsys, tt.want)
+		})
+	}
+}
+
+// Every rule of the real knowledge base names a key the readers produce
+// (FACTS.md) or a derived one, and says only what its placeholders fill.
+func TestRealFactRules(t *testing.T) {
+	e := sharedEngine(t)
+	if len(e.factRules) < 100 {
+		t.Errorf("%d fact rules, want at least 100", len(e.factRules))
+	}
+	for _, r := range e.factRules {
+		for _, c := range append([]kbFactCond{r.kbFactCond}, r.And...) {
+			if !knownFactKey(c.Key) {
+				t.Errorf("mode %s: unknown key %q", e.kb.modes[r.mode].ID, c.Key)
+			}
+		}
+	}
+}
