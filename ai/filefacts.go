@@ -61,6 +61,10 @@ type kbFactCond struct {
 	Unlike string `json:"unlike"`
 	// Absent holds when no fact has the key (and subject).
 	Absent bool `json:"absent"`
+	// DiffersFromStock holds when the value differs from the Klipper
+	// example config the maker's config comes from (numbers by more than
+	// this share of the example's value; 0: any difference).
+	DiffersFromStock *float64 `json:"differsFromStock"`
 }
 
 // kbFactRule is a condition with its weight: positive raises the mode or
@@ -92,6 +96,7 @@ var derivedKeys = map[string]bool{
 	"derived.temp_above_max":              true,
 	"derived.xy_steps_differ":             true,
 	"derived.comm_mismatch":               true,
+	"derived.uart_address_conflict":       true,
 }
 
 func knownFactKey(k string) bool {
@@ -99,7 +104,7 @@ func knownFactKey(k string) bool {
 }
 
 // placeholders a rule's Says may use.
-var saysFields = []string{"{source}", "{quote}", "{value}", "{subject}"}
+var saysFields = []string{"{source}", "{quote}", "{value}", "{subject}", "{stock}", "{stockName}"}
 
 // validate checks a rule of mode m; where names the mode or fix.
 func (r *kbFactRule) validate(where string) []string {
@@ -133,6 +138,12 @@ func (r *kbFactRule) validate(where string) []string {
 		default:
 			bad("%s %q: unlike must be \"all\" or \"siblings\"", what, c.Key)
 		}
+		if c.DiffersFromStock != nil {
+			tests++
+			if *c.DiffersFromStock < 0 {
+				bad("%s %q: differsFromStock must not be negative", what, c.Key)
+			}
+		}
 		if c.Absent && tests > 0 {
 			bad("%s %q: absent takes no value test", what, c.Key)
 		}
@@ -163,6 +174,9 @@ func (r *kbFactRule) validate(where string) []string {
 	if strings.ContainsAny(rest, "{}") {
 		bad("fact rule %q: says may only use %s", r.Key, strings.Join(saysFields, ", "))
 	}
+	if r.DiffersFromStock == nil && (strings.Contains(r.Says, "{stock}") || strings.Contains(r.Says, "{stockName}")) {
+		bad("fact rule %q: {stock} and {stockName} need differsFromStock", r.Key)
+	}
 	return errs
 }
 
@@ -191,14 +205,17 @@ type fileFacts struct {
 	rep   printerfiles.Report
 	byKey map[string][]int // key -> indices of rep.Facts
 	text  string           // description and printer, lower case, for Mentions
+	stock *stockMatch      // the Klipper example config the files come from; nil: none
 }
 
 // factMatch is a rule that holds, with the fact that shows it (none for a
 // rule on an absent fact).
 type factMatch struct {
-	rule factRule
-	fact printerfiles.Fact
-	has  bool
+	rule  factRule
+	fact  printerfiles.Fact
+	has   bool
+	stock string // the example config's value, for a rule on it
+	from  string // the example config's name
 }
 
 // fixKey names a mode's fix.
@@ -236,7 +253,24 @@ func readFiles(req *Request) *fileFacts {
 		ff.byKey[fa.Key] = append(ff.byKey[fa.Key], i)
 	}
 	ff.text = strings.ToLower(req.Description + " " + req.PrinterBrand + " " + req.PrinterModel)
+	if ff.hasKlipperFiles() {
+		if configs, err := loadStock(); err == nil {
+			ff.stock = matchStock(configs, ff.rep, req.PrinterBrand+" "+req.PrinterModel+" "+req.Description)
+		}
+	}
 	return ff
+}
+
+// hasKlipperFiles reports whether a Klipper config, log or firmware build
+// config was attached.
+func (ff *fileFacts) hasKlipperFiles() bool {
+	for _, f := range ff.rep.Files {
+		switch f.Kind {
+		case printerfiles.KindKlipperConfig, printerfiles.KindKlippyLog, printerfiles.KindKlipperKconfig:
+			return true
+		}
+	}
+	return false
 }
 
 // evaluate runs every rule of the knowledge base against the files' facts.
@@ -332,7 +366,12 @@ func (ff *fileFacts) match(r factRule, f *facts) (*factMatch, bool) {
 	if len(r.Mentions) > 0 && !slices.ContainsFunc(r.Mentions, func(m string) bool { return containsWord(ff.text, m) }) {
 		return nil, false
 	}
-	return &factMatch{rule: r, fact: fa, has: has}, true
+	m := &factMatch{rule: r, fact: fa, has: has}
+	if r.DiffersFromStock != nil && ff.stock != nil {
+		m.stock, _ = ff.stock.differs(fa, *r.DiffersFromStock)
+		m.from = ff.stock.name
+	}
+	return m, true
 }
 
 // find returns the first fact that meets c; has is false for a condition
@@ -383,6 +422,11 @@ func (ff *fileFacts) passes(c *kbFactCond, fa printerfiles.Fact) bool {
 	}
 	if c.Unlike != "" && !ff.unlike(fa, c.Unlike == "siblings") {
 		return false
+	}
+	if c.DiffersFromStock != nil {
+		if _, differs := ff.stock.differs(fa, *c.DiffersFromStock); !differs {
+			return false
+		}
 	}
 	return true
 }
@@ -546,7 +590,8 @@ func (m *factMatch) say() string {
 		source = "file"
 	}
 	r := strings.NewReplacer("{source}", source, "{quote}", quote,
-		"{value}", truncateRunes(oneLine(m.fact.Value), 60), "{subject}", subjectName(m.fact.Subject))
+		"{value}", truncateRunes(oneLine(m.fact.Value), 60), "{subject}", subjectName(m.fact.Subject),
+		"{stock}", truncateRunes(oneLine(m.stock), 60), "{stockName}", m.from)
 	return sentence(r.Replace(says))
 }
 

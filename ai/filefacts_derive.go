@@ -18,9 +18,11 @@ func derive(rep printerfiles.Report) []printerfiles.Fact {
 			Source: from.Source, Line: from.Line, Quote: from.Quote})
 	}
 
-	// Klipper homes Z at home_xy_position with the nozzle there: the probe
-	// sits at that position plus its offsets and must be over the bed.
-	if hx, ok := find("safe_z_home.x", ""); ok && hx.HasNum {
+	// Klipper homes Z at home_xy_position with the nozzle there: when the
+	// probe is the Z endstop it sits at that position plus its offsets and
+	// must be over the bed.
+	zType, _ := find("endstop.type", "z")
+	if hx, ok := find("safe_z_home.x", ""); ok && hx.HasNum && zType.Value == "probe" {
 		hy, _ := find("safe_z_home.y", "")
 		for _, ax := range []struct {
 			axis string
@@ -147,6 +149,25 @@ func derive(rep printerfiles.Report) []printerfiles.Fact {
 		if fw, ok := find("extruder.nozzle_diameter", "extruder"); ok && fw.HasNum && math.Abs(fw.Num-s.Num) > 0.05 {
 			add("derived.nozzle_mismatch", "extruder", "slicer "+fmtNum(s.Num)+" mm, firmware "+fmtNum(fw.Num)+" mm", fw)
 		}
+	}
+	// Drivers on one UART pin answer by address: two with the same address
+	// on the same pin both answer, or neither is read.
+	type uart struct{ pin, addr string }
+	seen := map[uart]string{}
+	for _, f := range rep.Facts {
+		if f.Key != "driver.uart_address" {
+			continue
+		}
+		pin, ok := find("driver.uart_pin", f.Subject)
+		if !ok {
+			continue
+		}
+		k := uart{strings.ToLower(strings.TrimLeft(pin.Value, "^!~")), f.Value}
+		if other, dup := seen[k]; dup {
+			add("derived.uart_address_conflict", f.Subject, other+" and "+f.Subject+" at address "+f.Value, f)
+			break
+		}
+		seen[k] = f.Subject
 	}
 	out = append(out, eepromOverrides(rep)...)
 	return out

@@ -209,7 +209,9 @@ func TestVersions(t *testing.T) {
 
 // derived.* facts come from facts read together.
 func TestDerivedFacts(t *testing.T) {
-	cfg := `[stepper_x]
+	cfg := `[stepper_z]
+endstop_pin: probe:z_virtual_endstop
+[stepper_x]
 position_min: 0
 position_max: 235
 [stepper_y]
@@ -307,5 +309,98 @@ func TestRealFactRules(t *testing.T) {
 				t.Errorf("mode %s: unknown key %q", e.kb.modes[r.mode].ID, c.Key)
 			}
 		}
+	}
+}
+
+// ender3V2Pins is the pin part of Klipper's printer-creality-ender3-v2-2020.cfg
+// with the hotend and bed heater pins swapped.
+const ender3V2Swapped = `[stepper_x]
+step_pin: PC2
+dir_pin: PB9
+enable_pin: !PC3
+rotation_distance: 40
+endstop_pin: ^PA5
+[stepper_y]
+step_pin: PB8
+dir_pin: PB7
+enable_pin: !PC3
+rotation_distance: 40
+endstop_pin: ^PA6
+[stepper_z]
+step_pin: PB6
+dir_pin: !PB5
+enable_pin: !PC3
+rotation_distance: 8
+endstop_pin: ^PA7
+[extruder]
+step_pin: PB4
+dir_pin: PB3
+enable_pin: !PC3
+rotation_distance: 34.406
+heater_pin: PA2
+sensor_type: EPCOS 100K B57560G104F
+sensor_pin: PC5
+[heater_bed]
+heater_pin: PA1
+sensor_type: EPCOS 100K B57560G104F
+sensor_pin: PC4
+`
+
+// A config that differs from Klipper's example for the same printer in one
+// pin: the step names the pin and the example.
+func TestStockComparison(t *testing.T) {
+	e := sharedEngine(t)
+	req := Request{Category: "heating-issues", Description: "When I heat the nozzle the bed gets warm instead, and the nozzle temperature never rises.",
+		PrinterBrand: "Creality Ender 3 V2", Attachments: []Attachment{{Name: "printer.cfg", Text: ender3V2Swapped}}}
+	res := topSteps(t, e, req)
+	r := stepRank(res, "heater and sensor pins")
+	if r == 0 || r > 2 {
+		t.Fatalf("pin step at rank %d: %q", r, res.Steps)
+	}
+	d := res.Steps[r-1].Description
+	if !strings.Contains(d, "printer-creality-ender3-v2-2020.cfg") || !strings.Contains(d, "heater_pin: PA2") {
+		t.Errorf("pin step does not name the line and the example: %q", d)
+	}
+	// The same config for another printer is compared with nothing.
+	req.PrinterBrand = "Voron 2.4"
+	req.Description = "The nozzle temperature never rises."
+	a := e.prepare(&req)
+	if a.ev.files.stock != nil && a.ev.files.stock.printer {
+		t.Errorf("matched %s as the printer's own example", a.ev.files.stock.name)
+	}
+}
+
+func TestModelNames(t *testing.T) {
+	names := modelNames("Creality Ender-3 V2 (BLTouch), Orbiter 2.0")
+	for _, want := range []string{"ender3v2", "ender3", "crealityender3v2"} {
+		if !names[want] {
+			t.Errorf("no %q in %v", want, names)
+		}
+	}
+	for _, not := range []string{"er20", "v2bltouchorbiter20", "nder3"} {
+		if names[not] {
+			t.Errorf("%q found inside words", not)
+		}
+	}
+}
+
+// The embedded example configs load and name only known keys.
+func TestStockLoads(t *testing.T) {
+	configs, err := loadStock()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(configs) < 150 {
+		t.Errorf("%d example configs, want at least 150", len(configs))
+	}
+	for _, sc := range configs {
+		for slot := range sc.values {
+			if !knownFactKey(slot.key) {
+				t.Errorf("%s: unknown key %q", sc.name, slot.key)
+			}
+		}
+	}
+	if _, err := parseStock([]byte(`{"keys": ["mcu.chip"], "configs": [{"name": "x.cfg", "facts": [[3, "mcu", "stm32"]]}]}`)); err == nil {
+		t.Error("a fact with a key index out of range was accepted")
 	}
 }

@@ -1,0 +1,285 @@
+package ai
+
+import (
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"math"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/layerfix/layerfix/ai/printerfiles"
+)
+
+// A maker's Klipper config usually starts from one of Klipper's example
+// configs (config/printer-*.cfg for a printer, config/generic-*.cfg for a
+// board): a setting that differs from that example (an inverted direction
+// pin, a heater on another pin, another rotation_distance, another
+// bootloader in the firmware build) is where a fault often hides. The
+// examples' settings are kb/stock/klipper.json, written by stockgen.go.
+
+// stockFile is kb/stock/klipper.json.
+type stockFile struct {
+	Source  string   `json:"source"`
+	Keys    []string `json:"keys"`
+	Configs []struct {
+		Name  string            `json:"name"`
+		Facts []json.RawMessage `json:"facts"` // [key index, subject, value]
+	} `json:"configs"`
+}
+
+// stockConfig is one example config.
+type stockConfig struct {
+	name    string
+	printer bool   // a printer-*.cfg, not a board template
+	model   string // printer-*.cfg: the model's letters and digits ("ender3v2")
+	values  map[factSlot]string
+	pins    map[factSlot]string // pins without ^ ! ~, lower case
+}
+
+// factSlot is a setting of one part: a key and a subject.
+type factSlot struct{ key, subject string }
+
+// pinKeys are the settings that name a pin: together they identify the
+// board a config was written for.
+var pinKeys = map[string]bool{
+	"stepper.step_pin": true, "stepper.dir_pin": true, "stepper.enable_pin": true,
+	"extruder.step_pin": true, "extruder.dir_pin": true, "extruder.enable_pin": true,
+	"endstop.pin": true, "heater.heater_pin": true, "heater.sensor_pin": true, "fan.pin": true,
+	"probe.sensor_pin": true, "probe.control_pin": true, "driver.uart_pin": true, "driver.cs_pin": true,
+}
+
+// invertedFrom names, for an *_inverted key, the pin it is read from.
+var invertedFrom = map[string]string{
+	"stepper.dir_inverted": "stepper.dir_pin", "stepper.enable_inverted": "stepper.enable_pin",
+	"extruder.dir_inverted": "extruder.dir_pin", "extruder.enable_inverted": "extruder.enable_pin",
+	"endstop.inverted": "endstop.pin",
+}
+
+var (
+	stockOnce    sync.Once
+	stockConfigs []*stockConfig
+	stockErr     error
+)
+
+// loadStock reads the example configs once, on the first request that
+// needs them.
+func loadStock() ([]*stockConfig, error) {
+	stockOnce.Do(func() {
+		data, err := fs.ReadFile(kbFiles, "kb/stock/klipper.json")
+		if err != nil {
+			stockErr = fmt.Errorf("read stock configs: %w", err)
+			return
+		}
+		stockConfigs, stockErr = parseStock(data)
+	})
+	return stockConfigs, stockErr
+}
+
+func parseStock(data []byte) ([]*stockConfig, error) {
+	var f stockFile
+	if err := json.Unmarshal(data, &f); err != nil {
+		return nil, fmt.Errorf("parse stock configs: %w", err)
+	}
+	out := make([]*stockConfig, 0, len(f.Configs))
+	for _, c := range f.Configs {
+		sc := &stockConfig{name: c.Name, values: map[factSlot]string{}, pins: map[factSlot]string{}}
+		if model, ok := strings.CutPrefix(strings.TrimSuffix(c.Name, ".cfg"), "printer-"); ok {
+			sc.printer = true
+			parts := strings.Split(model, "-")
+			// printer-<brand>-<model>[-<year>]: the brand and the year say
+			// little, the model is what makers write.
+			if len(parts) > 1 {
+				parts = parts[1:]
+			}
+			if n := len(parts); n > 1 && len(parts[n-1]) == 4 && isDigits(parts[n-1]) {
+				parts = parts[:n-1]
+			}
+			sc.model = compact(strings.Join(parts, ""))
+		}
+		for _, raw := range c.Facts {
+			var t [3]json.RawMessage
+			if err := json.Unmarshal(raw, &t); err != nil {
+				return nil, fmt.Errorf("stock config %s: %w", c.Name, err)
+			}
+			var ki int
+			var subject, value string
+			if json.Unmarshal(t[0], &ki) != nil || json.Unmarshal(t[1], &subject) != nil || json.Unmarshal(t[2], &value) != nil ||
+				ki < 0 || ki >= len(f.Keys) {
+				return nil, fmt.Errorf("stock config %s: bad fact %s", c.Name, raw)
+			}
+			slot := factSlot{f.Keys[ki], subject}
+			sc.values[slot] = value
+			if pinKeys[slot.key] {
+				sc.pins[slot] = normPin(value)
+			}
+		}
+		out = append(out, sc)
+	}
+	return out, nil
+}
+
+// normPin is a pin without its pull-up, inversion and pull-down marks.
+func normPin(p string) string {
+	return strings.ToLower(strings.Trim(strings.TrimSpace(p), "^!~ "))
+}
+
+// stockMatch is the example config the maker's files come from and how
+// sure that is.
+type stockMatch struct {
+	*stockConfig
+	// printer is true when the example is for the maker's printer (its
+	// model is named in the request), not only for the same board: only
+	// then do printer settings (directions, rotation distances, sensors,
+	// limits) compare.
+	printer bool
+}
+
+// boardKeys are the settings that belong to the board, so they compare
+// with any example for it: pin names and the firmware build.
+var boardKeys = map[string]bool{
+	"driver.uart_pin": true, "driver.tx_pin": true, "driver.cs_pin": true, "driver.uart_address": true,
+	"mcu.chip": true, "mcu.bootloader_offset": true, "mcu.comm": true, "mcu.crystal": true,
+}
+
+// modelNames are the runs of up to four consecutive words of text, each
+// run's letters and digits joined: "Creality Ender-3 V2" gives "ender3v2",
+// the way example config names write a model, and nothing inside a word.
+func modelNames(text string) map[string]bool {
+	words := strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '+')
+	})
+	out := map[string]bool{}
+	for i := range words {
+		run := ""
+		for j := i; j < len(words) && j < i+4; j++ {
+			run += words[j]
+			out[run] = true
+		}
+	}
+	return out
+}
+
+// matchStock finds the example config the maker's files come from: the one
+// sharing the most pins (at least 5 and 60 % of the pins both name),
+// preferring among the best the printer example whose model the request
+// names; without pins, the printer example whose model the printer or
+// description names.
+func matchStock(configs []*stockConfig, rep printerfiles.Report, text string) *stockMatch {
+	names := modelNames(text)
+	named := func(sc *stockConfig) bool { return sc.model != "" && names[sc.model] }
+	mine := map[factSlot]string{}
+	for _, f := range rep.Facts {
+		if pinKeys[f.Key] {
+			mine[factSlot{f.Key, f.Subject}] = normPin(f.Value)
+		}
+	}
+	type cand struct {
+		sc   *stockConfig
+		same int
+	}
+	var cands []cand
+	bestSame := 0
+	if len(mine) >= 5 {
+		for _, sc := range configs {
+			same, both := 0, 0
+			for slot, p := range mine {
+				if sp, ok := sc.pins[slot]; ok {
+					both++
+					if sp == p {
+						same++
+					}
+				}
+			}
+			if same >= 5 && 10*same >= 6*both {
+				cands = append(cands, cand{sc, same})
+				bestSame = max(bestSame, same)
+			}
+		}
+	}
+	var best *stockConfig
+	for _, cd := range cands {
+		if cd.same < bestSame-1 || !named(cd.sc) {
+			continue
+		}
+		if best == nil || len(cd.sc.model) > len(best.model) {
+			best = cd.sc
+		}
+	}
+	if best != nil {
+		return &stockMatch{best, true}
+	}
+	for _, cd := range cands {
+		if cd.same == bestSame {
+			return &stockMatch{cd.sc, false}
+		}
+	}
+	if len(mine) >= 5 {
+		return nil // a config of a board no example knows
+	}
+	for _, sc := range configs {
+		if named(sc) && (best == nil || len(sc.model) > len(best.model)) {
+			best = sc
+		}
+	}
+	if best == nil {
+		return nil
+	}
+	return &stockMatch{best, true}
+}
+
+// value is the example's setting for a slot; *_inverted keys are read from
+// the pin's "!".
+func (sc *stockConfig) value(slot factSlot) (string, bool) {
+	if v, ok := sc.values[slot]; ok {
+		return v, true
+	}
+	if pin, ok := invertedFrom[slot.key]; ok {
+		if p, ok := sc.values[factSlot{pin, slot.subject}]; ok {
+			return strconv.FormatBool(strings.Contains(p, "!")), true
+		}
+	}
+	return "", false
+}
+
+// differs reports whether a value differs from the example's: numbers by
+// more than tol (relative), pins by name (when both use the same naming),
+// anything else as text ignoring case and spaces. Printer settings compare
+// only with the example for the maker's printer.
+func (sm *stockMatch) differs(fa printerfiles.Fact, tol float64) (string, bool) {
+	if sm == nil || !sm.printer && !boardKeys[fa.Key] {
+		return "", false
+	}
+	sv, ok := sm.value(factSlot{fa.Key, fa.Subject})
+	if !ok {
+		return "", false
+	}
+	switch {
+	case pinKeys[fa.Key]:
+		a, b := normPin(fa.Value), normPin(sv)
+		return sv, pinScheme(a) == pinScheme(b) && a != b
+	case fa.Key == "mcu.chip": // "stm32f103xe" is an "stm32f103"
+		a, b := strings.ToLower(fa.Value), strings.ToLower(sv)
+		return sv, !strings.HasPrefix(a, b) && !strings.HasPrefix(b, a)
+	}
+	if n, err := strconv.ParseFloat(strings.TrimSpace(sv), 64); err == nil && fa.HasNum {
+		return sv, math.Abs(fa.Num-n) > tol*math.Max(math.Abs(n), 1e-9)
+	}
+	norm := func(s string) string { return strings.ToLower(strings.Join(strings.Fields(s), "")) }
+	return sv, norm(sv) != norm(fa.Value)
+}
+
+// pinScheme is how a pin is named: "port" (PA1, P1.23), "alias" (ar10,
+// analog13), or the text before its digits.
+func pinScheme(p string) string {
+	i := strings.IndexFunc(p, func(r rune) bool { return r >= '0' && r <= '9' })
+	if i < 0 {
+		return p
+	}
+	prefix := p[:i]
+	if len(prefix) == 2 && prefix[0] == 'p' || prefix == "p" {
+		return "port"
+	}
+	return prefix
+}
