@@ -2,6 +2,7 @@ package printerfiles
 
 import (
 	"strings"
+	"unicode/utf8"
 )
 
 // Content scores of the kinds; detect picks the highest.
@@ -71,7 +72,7 @@ func detect(text, name string) (kind Kind, byName bool) {
 			return KindPrusaM503, false
 		case prusa:
 			return KindPrusaSupport, false
-		case m503 >= 3 && sc[sMarlinM503] >= sc[sMarlinSerial]:
+		case m503 >= 3 && sc[sMarlinM503] >= sc[sMarlinSerial], m503 > 0 && hint == KindMarlinM503:
 			return KindMarlinM503, false
 		}
 		return KindMarlinSerial, false
@@ -270,4 +271,18 @@ func isRRFCommand(w string) bool {
 		return true
 	}
 	return false
+}
+
+// Detect recognises a file's kind the way Read does, from its text (the
+// first lines) and its name, without reading its facts: cheap enough to
+// label every upload.
+func Detect(name, text string) Kind {
+	if len(text) > MaxReadBytes {
+		text = text[:MaxReadBytes]
+	}
+	if !utf8.ValidString(text) {
+		text = strings.ToValidUTF8(text, "\uFFFD")
+	}
+	k, _ := detect(text, cleanName(name))
+	return k
 }

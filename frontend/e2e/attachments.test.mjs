@@ -154,7 +154,7 @@ describe('attachments', () => {
       saved.attachments.map((a) => [a.name, a.label]),
       [
         ['klippy.log', 'Klipper log'],
-        ['M503.txt', 'Marlin settings (M503)'],
+        ['M503.txt', 'Marlin M503 settings'],
       ],
     );
     await page.waitForURL('**/troubleshooting-results');
