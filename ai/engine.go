@@ -32,6 +32,7 @@ type Engine struct {
 	local     localCases        // this server's confirmed steps
 	fixByRef  map[string][2]int // fixRef -> mode and fix index
 	factRules []factRule        // every rule on the facts of attached files
+	factKeys  map[string]bool   // the keys those rules use
 }
 
 type termEntry struct {

@@ -97,6 +97,7 @@ var derivedKeys = map[string]bool{
 	"derived.xy_steps_differ":             true,
 	"derived.comm_mismatch":               true,
 	"derived.uart_address_conflict":       true,
+	"derived.esteps_unlike_extruder":      true,
 }
 
 func knownFactKey(k string) bool {
@@ -186,8 +187,18 @@ type factRule struct {
 	mode, fix int // fix is -1 for a rule of the mode itself
 }
 
-// compileFactRules lists every rule of the knowledge base.
+// compileFactRules lists every rule of the knowledge base and the keys
+// they use.
 func (e *Engine) compileFactRules() {
+	defer func() {
+		e.factKeys = make(map[string]bool, len(e.factRules))
+		for _, r := range e.factRules {
+			e.factKeys[r.Key] = true
+			for _, c := range r.And {
+				e.factKeys[c.Key] = true
+			}
+		}
+	}()
 	for mi, m := range e.kb.modes {
 		for i := range m.Facts {
 			e.factRules = append(e.factRules, factRule{&m.Facts[i], mi, -1})
@@ -199,6 +210,10 @@ func (e *Engine) compileFactRules() {
 		}
 	}
 }
+
+// FactKeys are the fact keys the knowledge base's rules use: the facts
+// worth showing another analyzer.
+func (e *Engine) FactKeys() map[string]bool { return e.factKeys }
 
 // fileFacts are the facts of one request's attachments.
 type fileFacts struct {
@@ -244,6 +259,10 @@ func readFiles(req *Request) *fileFacts {
 	}
 	ff := &fileFacts{rep: printerfiles.Read(files)}
 	ff.rep.Facts = append(ff.rep.Facts, derive(ff.rep)...)
+	text := strings.ToLower(req.Description + " " + req.PrinterBrand + " " + req.PrinterModel)
+	if f, ok := extruderMismatch(ff.rep, text); ok {
+		ff.rep.Facts = append(ff.rep.Facts, f)
+	}
 	if len(ff.rep.Facts) == 0 {
 		return nil
 	}
@@ -252,7 +271,7 @@ func readFiles(req *Request) *fileFacts {
 	for i, fa := range ff.rep.Facts {
 		ff.byKey[fa.Key] = append(ff.byKey[fa.Key], i)
 	}
-	ff.text = strings.ToLower(req.Description + " " + req.PrinterBrand + " " + req.PrinterModel)
+	ff.text = text
 	if ff.hasKlipperFiles() {
 		if configs, err := loadStock(); err == nil {
 			ff.stock = matchStock(configs, ff.rep, req.PrinterBrand+" "+req.PrinterModel+" "+req.Description)

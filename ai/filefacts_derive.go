@@ -173,6 +173,104 @@ func derive(rep printerfiles.Report) []printerfiles.Fact {
 	return out
 }
 
+// extruderKind is an extruder's documented drive: millimetres of filament
+// per motor turn (Klipper's rotation_distance divided by its gear ratio;
+// 200 × 16 ÷ Marlin's steps per mm at 16 microsteps).
+type extruderKind struct {
+	names []string // how makers name it (lower case)
+	mm    float64
+}
+
+// extruderKinds are from Klipper's Rotation_Distance.md and the makers'
+// documentation.
+var extruderKinds = []extruderKind{
+	{[]string{"mk8", "creality extruder"}, 34.4},                                   // Creality MK8: 93 steps/mm
+	{[]string{"sprite"}, 7.53},                                                     // Creality Sprite: 424.9 steps/mm
+	{[]string{"bmg", "bondtech bmg", "bmg clone", "bmg-style", "bmg style"}, 7.71}, // 415 steps/mm, 50:17
+	{[]string{"titan"}, 7.65},                                                      // E3D Titan: 418.5 steps/mm
+	{[]string{"hemera"}, 7.82},                                                     // E3D Hemera: 409 steps/mm
+	{[]string{"orbiter"}, 4.637},                                                   // Orbiter 1.5 / 2.0: 690 steps/mm
+	{[]string{"sherpa", "sherpa mini", "clockwork", "stealthburner"}, 4.536},       // 22.6789511 at 50:10
+	{[]string{"lgx", "lgx lite"}, 5.69},                                            // Bondtech LGX Lite: 562 steps/mm
+	{[]string{"biqu h2", "h2 extruder"}, 3.43},                                     // BIQU H2: 932 steps/mm
+	{[]string{"mk3", "mk3s", "mk3s+", "mk2.5", "mk2.5s"}, 22.86},                   // Prusa MK3S: 280 steps/mm at 1/32
+}
+
+// extruderMismatch compares the extruder's steps with the documented drive
+// of the extruder the request names: a rotation_distance or steps per mm
+// copied from another extruder pushes a multiple of the filament.
+func extruderMismatch(rep printerfiles.Report, text string) (printerfiles.Fact, bool) {
+	// The extruder named last is the one fitted ("swapped the Titan for a
+	// BMG").
+	var kind *extruderKind
+	last := -1
+	for i := range extruderKinds {
+		for _, n := range extruderKinds[i].names {
+			if at := lastWord(text, n); at > last {
+				kind, last = &extruderKinds[i], at
+			}
+		}
+	}
+	if kind == nil {
+		return printerfiles.Fact{}, false
+	}
+	mm, from := 0.0, printerfiles.Fact{}
+	if rd, ok := rep.Find("extruder.rotation_distance", "extruder"); ok && rd.HasNum && rd.Num > 0 {
+		mm, from = rd.Num, rd
+		if g, ok := rep.Find("extruder.gear_ratio", "extruder"); ok {
+			if r := gearRatio(g.Value); r > 0 {
+				mm /= r
+			}
+		}
+	} else if st, ok := rep.Find("extruder.steps_per_mm", "extruder"); ok && st.HasNum && st.Num > 0 {
+		micro := 16.0
+		if m, ok := rep.Find("extruder.microsteps", "extruder"); ok && m.HasNum && m.Num > 0 {
+			micro = m.Num
+		} else if kind.mm == 22.86 {
+			micro = 32 // Prusa firmware runs the extruder at 1/32
+		}
+		mm, from = 200*micro/st.Num, st
+	}
+	if mm == 0 || math.Abs(mm-kind.mm) <= 0.12*kind.mm {
+		return printerfiles.Fact{}, false
+	}
+	from.Key, from.Subject = "derived.esteps_unlike_extruder", "extruder"
+	from.Value = fmtNum(math.Round(mm*100)/100) + " mm per motor turn, the " + kind.names[0] + " drives " + fmtNum(kind.mm)
+	from.Num, from.HasNum = mm, true
+	return from, true
+}
+
+// lastWord is the position of the last whole-word occurrence of w in text,
+// -1 when there is none.
+func lastWord(text, w string) int {
+	for end := len(text); end > 0; {
+		i := strings.LastIndex(text[:end], w)
+		if i < 0 {
+			return -1
+		}
+		if (i == 0 || !isAlnum(text[i-1])) && (i+len(w) == len(text) || !isAlnum(text[i+len(w)])) {
+			return i
+		}
+		end = i
+	}
+	return -1
+}
+
+// gearRatio reads Klipper's "50:17" (or "7.5:1", "80:20, 40:20") as one number.
+func gearRatio(v string) float64 {
+	r := 1.0
+	for part := range strings.SplitSeq(v, ",") {
+		a, b, ok := strings.Cut(strings.TrimSpace(part), ":")
+		x, err1 := strconv.ParseFloat(strings.TrimSpace(a), 64)
+		y, err2 := strconv.ParseFloat(strings.TrimSpace(b), 64)
+		if !ok || err1 != nil || err2 != nil || y == 0 {
+			return 0
+		}
+		r *= x / y
+	}
+	return r
+}
+
 // eepromKeys are the Marlin settings both Configuration.h and the M503
 // report show.
 var eepromKeys = map[string]bool{
