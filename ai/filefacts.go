@@ -273,8 +273,8 @@ func readFiles(req *Request) *fileFacts {
 	}
 	ff.text = text
 	if ff.hasKlipperFiles() {
-		if configs, err := loadStock(); err == nil {
-			ff.stock = matchStock(configs, ff.rep, req.PrinterBrand+" "+req.PrinterModel+" "+req.Description)
+		if set, err := loadStock(); err == nil {
+			ff.stock = matchStock(set, ff.rep, req.PrinterBrand+" "+req.PrinterModel+" "+req.Description)
 		}
 	}
 	return ff

@@ -386,14 +386,14 @@ func TestModelNames(t *testing.T) {
 
 // The embedded example configs load and name only known keys.
 func TestStockLoads(t *testing.T) {
-	configs, err := loadStock()
+	set, err := loadStock()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(configs) < 150 {
-		t.Errorf("%d example configs, want at least 150", len(configs))
+	if len(set.configs) < 150 {
+		t.Errorf("%d example configs, want at least 150", len(set.configs))
 	}
-	for _, sc := range configs {
+	for _, sc := range set.configs {
 		for slot := range sc.values {
 			if !knownFactKey(slot.key) {
 				t.Errorf("%s: unknown key %q", sc.name, slot.key)

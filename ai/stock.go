@@ -57,24 +57,51 @@ var invertedFrom = map[string]string{
 	"endstop.inverted": "endstop.pin",
 }
 
+// stockSet is the example configs with their pins indexed.
+type stockSet struct {
+	configs []*stockConfig
+	bySlot  map[factSlot][]int32 // configs naming a pin for the slot
+	byPin   map[slotPin][]int32  // configs with that pin in the slot
+}
+
+type slotPin struct {
+	slot factSlot
+	pin  string
+}
+
 var (
-	stockOnce    sync.Once
-	stockConfigs []*stockConfig
-	stockErr     error
+	stockOnce sync.Once
+	stock     *stockSet
+	stockErr  error
 )
 
 // loadStock reads the example configs once, on the first request that
 // needs them.
-func loadStock() ([]*stockConfig, error) {
+func loadStock() (*stockSet, error) {
 	stockOnce.Do(func() {
 		data, err := fs.ReadFile(kbFiles, "kb/stock/klipper.json")
 		if err != nil {
 			stockErr = fmt.Errorf("read stock configs: %w", err)
 			return
 		}
-		stockConfigs, stockErr = parseStock(data)
+		var configs []*stockConfig
+		if configs, stockErr = parseStock(data); stockErr == nil {
+			stock = indexStock(configs)
+		}
 	})
-	return stockConfigs, stockErr
+	return stock, stockErr
+}
+
+// indexStock indexes the configs by their pins.
+func indexStock(configs []*stockConfig) *stockSet {
+	set := &stockSet{configs: configs, bySlot: map[factSlot][]int32{}, byPin: map[slotPin][]int32{}}
+	for i, sc := range configs {
+		for slot, p := range sc.pins {
+			set.bySlot[slot] = append(set.bySlot[slot], int32(i))
+			set.byPin[slotPin{slot, p}] = append(set.byPin[slotPin{slot, p}], int32(i))
+		}
+	}
+	return set
 }
 
 func parseStock(data []byte) ([]*stockConfig, error) {
@@ -166,7 +193,7 @@ func modelNames(text string) map[string]bool {
 // preferring among the best the printer example whose model the request
 // names; without pins, the printer example whose model the printer or
 // description names.
-func matchStock(configs []*stockConfig, rep printerfiles.Report, text string) *stockMatch {
+func matchStock(set *stockSet, rep printerfiles.Report, text string) *stockMatch {
 	names := modelNames(text)
 	named := func(sc *stockConfig) bool { return sc.model != "" && names[sc.model] }
 	mine := map[factSlot]string{}
@@ -182,19 +209,20 @@ func matchStock(configs []*stockConfig, rep printerfiles.Report, text string) *s
 	var cands []cand
 	bestSame := 0
 	if len(mine) >= 5 {
-		for _, sc := range configs {
-			same, both := 0, 0
-			for slot, p := range mine {
-				if sp, ok := sc.pins[slot]; ok {
-					both++
-					if sp == p {
-						same++
-					}
-				}
+		same := make([]int, len(set.configs))
+		both := make([]int, len(set.configs))
+		for slot, p := range mine {
+			for _, i := range set.bySlot[slot] {
+				both[i]++
 			}
-			if same >= 5 && 10*same >= 6*both {
-				cands = append(cands, cand{sc, same})
-				bestSame = max(bestSame, same)
+			for _, i := range set.byPin[slotPin{slot, p}] {
+				same[i]++
+			}
+		}
+		for i, sc := range set.configs {
+			if same[i] >= 5 && 10*same[i] >= 6*both[i] {
+				cands = append(cands, cand{sc, same[i]})
+				bestSame = max(bestSame, same[i])
 			}
 		}
 	}
@@ -218,7 +246,7 @@ func matchStock(configs []*stockConfig, rep printerfiles.Report, text string) *s
 	if len(mine) >= 5 {
 		return nil // a config of a board no example knows
 	}
-	for _, sc := range configs {
+	for _, sc := range set.configs {
 		if named(sc) && (best == nil || len(sc.model) > len(best.model)) {
 			best = sc
 		}
