@@ -570,7 +570,7 @@ func (a *analysis) factSteps(added map[[2]int]bool, top float64) []candidateStep
 		if w < decisiveWeight || added[[2]int(k)] {
 			continue
 		}
-		f := a.e.kb.modes[k[0]].Fixes[k[1]]
+		f := &a.e.kb.modes[k[0]].Fixes[k[1]]
 		if !a.facts.all(f.When) {
 			continue
 		}
