@@ -40,8 +40,9 @@ const (
 // when given) whose value passes every test given.
 type kbFactCond struct {
 	Key string `json:"key"`
-	// Subject "" matches any; in a rule's And, sameSubject ("$") is the
-	// subject of the rule's own fact.
+	// Subject "" matches any; one ending in "*" matches the subjects it
+	// starts ("heater_fan*": every [heater_fan NAME]); in a rule's And,
+	// sameSubject ("$") is the subject of the rule's own fact.
 	Subject string `json:"subject"`
 	// Equals and Contains compare the value as text, ignoring case; a
 	// fact passes when one of the entries matches.
@@ -393,12 +394,22 @@ func (ff *fileFacts) match(r factRule, f *facts) (*factMatch, bool) {
 	return m, true
 }
 
+// subjectMatches reports whether a fact's subject is the one a condition
+// names: any for "", the subjects a name ending in "*" starts, else the
+// same name ignoring case.
+func subjectMatches(subject, want string) bool {
+	if prefix, ok := strings.CutSuffix(want, "*"); ok {
+		return len(subject) >= len(prefix) && strings.EqualFold(subject[:len(prefix)], prefix)
+	}
+	return want == "" || strings.EqualFold(subject, want)
+}
+
 // find returns the first fact that meets c; has is false for a condition
 // on an absent fact, which holds without one.
 func (ff *fileFacts) find(c *kbFactCond) (fa printerfiles.Fact, has, ok bool) {
 	for _, i := range ff.byKey[c.Key] {
 		fa := ff.rep.Facts[i]
-		if c.Subject != "" && !strings.EqualFold(fa.Subject, c.Subject) {
+		if !subjectMatches(fa.Subject, c.Subject) {
 			continue
 		}
 		if c.Absent {

@@ -404,3 +404,83 @@ func TestStockLoads(t *testing.T) {
 		t.Error("a fact with a key index out of range was accepted")
 	}
 }
+
+// A subject ending in "*" matches every subject it starts.
+func TestSubjectMatches(t *testing.T) {
+	tests := []struct {
+		subject, want string
+		ok            bool
+	}{
+		{"heater_fan hotend_fan", "heater_fan*", true},
+		{"Heater_Fan nozzle", "heater_fan*", true},
+		{"fan", "heater_fan*", false},
+		{"extruder", "", true},
+		{"extruder", "Extruder", true},
+		{"extruder1", "extruder", false},
+	}
+	for _, tt := range tests {
+		if got := subjectMatches(tt.subject, tt.want); got != tt.ok {
+			t.Errorf("subjectMatches(%q, %q) = %v, want %v", tt.subject, tt.want, got, tt.ok)
+		}
+	}
+}
+
+// A hotend fan the config runs below full speed decides a heat-creep
+// complaint, whatever the [heater_fan] is called; at full speed it does not.
+func TestAttachmentHotendFanSpeed(t *testing.T) {
+	e := sharedEngine(t)
+	cfg := func(speed string) string {
+		return "[extruder]\nstep_pin: PB4\nrotation_distance: 34.406\nnozzle_diameter: 0.400\n\n[heater_fan nozzle_cooler]\npin: PA5\nheater: extruder\nfan_speed: " + speed + "\n"
+	}
+	req := Request{Category: "extrusion-issues", Description: "PLA prints fine for twenty minutes, then the extruder starts clicking and the filament jams; after it cools down it works again for a while.", PrinterBrand: "Creality Ender 3"}
+	slow, full := req, req
+	slow.Attachments = []Attachment{{Name: "printer.cfg", Text: cfg("0.5")}}
+	full.Attachments = []Attachment{{Name: "printer.cfg", Text: cfg("1.0")}}
+	res := topSteps(t, e, slow)
+	if r := stepRank(res, "hotend fan runs at full speed"); r != 1 {
+		t.Fatalf("fan_speed 0.5: hotend fan step at rank %d, want 1: %q", r, res.Steps)
+	}
+	if d := res.Steps[0].Description; !strings.Contains(d, "Your printer.cfg runs the hotend fan at 0.5") {
+		t.Errorf("the step does not quote the setting: %q", d)
+	}
+	if r := stepRank(topSteps(t, e, full), "hotend fan runs at full speed"); r == 1 {
+		t.Errorf("fan_speed 1.0: hotend fan step still first")
+	}
+}
+
+// Marlin built without the hotend fan's auto pin: the step that makes the
+// fan follow the nozzle temperature comes forward and names the define.
+func TestAttachmentMarlinAutoFan(t *testing.T) {
+	e := sharedEngine(t)
+	conf := "#define MOTHERBOARD BOARD_BTT_SKR_MINI_E3_V2_0\n#define E0_AUTO_FAN_PIN -1\n#define EXTRUDER_AUTO_FAN_TEMPERATURE 50\n"
+	req := Request{Category: "extrusion-issues", Description: "PLA prints fine for twenty minutes, then the extruder starts clicking and the filament jams; after it cools down it works again for a while.", PrinterBrand: "Creality Ender 3",
+		Attachments: []Attachment{{Name: "Configuration_adv.h", Text: conf}}}
+	res := topSteps(t, e, req)
+	r := stepRank(res, "hotend fan")
+	if r == 0 || r > 2 {
+		t.Fatalf("hotend fan step at rank %d: %q", r, res.Steps)
+	}
+	if d := res.Steps[r-1].Description; !strings.Contains(d, "E0_AUTO_FAN_PIN") {
+		t.Errorf("the step does not name the define: %q", d)
+	}
+}
+
+// The Ender 3 V2 example config with CoreXY kinematics: every X move turns
+// both motors. The kinematics step comes first and names the example.
+func TestStockKinematics(t *testing.T) {
+	e := sharedEngine(t)
+	// The heater pins put back as the example has them.
+	cfg := strings.Replace(ender3V2Swapped, "heater_pin: PA2", "heater_pin: PA1", 1)
+	cfg = strings.Replace(cfg, "heater_pin: PA1\nsensor_type: EPCOS 100K B57560G104F\nsensor_pin: PC4", "heater_pin: PA2\nsensor_type: EPCOS 100K B57560G104F\nsensor_pin: PC4", 1)
+	cfg += "[printer]\nkinematics: corexy\nmax_velocity: 300\nmax_accel: 3000\n"
+	req := Request{Category: "mechanical-problems", Description: "After moving to Klipper the print head goes the wrong way: asked to move along X it also moves in Y, and homing ends in the wrong corner.",
+		PrinterBrand: "Creality Ender 3 V2", Attachments: []Attachment{{Name: "printer.cfg", Text: cfg}}}
+	res := topSteps(t, e, req)
+	r := stepRank(res, "Set the kinematics")
+	if r != 1 {
+		t.Fatalf("kinematics step at rank %d: %q", r, res.Steps)
+	}
+	if d := res.Steps[0].Description; !strings.Contains(d, "kinematics: corexy") || !strings.Contains(d, "printer-creality-ender3-v2") {
+		t.Errorf("the step does not quote the line and the example: %q", d)
+	}
+}
