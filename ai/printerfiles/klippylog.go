@@ -445,6 +445,12 @@ func quotedCommand(msg string) string {
 // stats reads a Stats line: "Stats 3130.0: gcodein=0  mcu: mcu_awake=0.021
 // ... bytes_retransmit=9 ... heater_bed: target=105 temp=104.8 pwm=0.382
 // sysload=0.22 cputime=5.236 memavail=621620 print_time=3114.000 ...".
+// statKeys are the Stats fields stats reads.
+var statKeys = map[string]bool{
+	"bytes_retransmit": true, "bytes_invalid": true, "mcu_awake": true, "target": true, "temp": true,
+	"pwm": true, "sysload": true, "memavail": true, "print_stall": true,
+}
+
 func (lr *klippyLog) stats(t string, n int, quote string) {
 	colon := strings.Index(t, ": ")
 	if colon < 0 {
@@ -471,8 +477,8 @@ func (lr *klippyLog) stats(t string, n int, quote string) {
 			continue
 		}
 		k, v, ok := strings.Cut(tok, "=")
-		if !ok {
-			continue
+		if !ok || !statKeys[k] {
+			continue // most of a Stats line's fields are read by nothing
 		}
 		x, ok := parseNum(v)
 		if !ok {
