@@ -484,3 +484,30 @@ func TestStockKinematics(t *testing.T) {
 		t.Errorf("the step does not quote the line and the example: %q", d)
 	}
 }
+
+// Messages whose fix is one setting outside the usual suspects: each puts
+// its step first and quotes the line.
+func TestAttachmentMessageSteps(t *testing.T) {
+	e := sharedEngine(t)
+	tests := []struct {
+		category, desc, file, text, step string
+	}{
+		{"extrusion-issues", "The print moves as it should but no plastic comes out at all, the extruder motor never turns.",
+			"console.txt", "26/11/2026, 10:14:58\tM32 \"0:/gcodes/bracket.gcode\"\nFile 0:/gcodes/bracket.gcode selected for printing\n" +
+				"26/11/2026, 10:15:40\tError: G1: Attempting to extrude with no tool selected.\n", "Define and select the tool"},
+		{"calibration", "I wanted to run the resonance test for input shaping but it stops right away with an error.",
+			"mainsail-console.txt", "17:02:11  $ SHAPER_CALIBRATE\n17:02:11  !! Invalid adxl345 id (got 0 vs e5).\n", "accelerometer's wiring"},
+	}
+	for _, tt := range tests {
+		req := Request{Category: tt.category, Description: tt.desc, PrinterBrand: "Voron 2.4",
+			Attachments: []Attachment{{Name: tt.file, Text: tt.text}}}
+		res := topSteps(t, e, req)
+		if r := stepRank(res, tt.step); r != 1 {
+			t.Errorf("%s: step %q at rank %d: %q", tt.file, tt.step, r, res.Steps)
+			continue
+		}
+		if d := res.Steps[0].Description; !strings.HasPrefix(d, "Your "+tt.file+" shows “") {
+			t.Errorf("%s: the step does not quote the line: %q", tt.file, d)
+		}
+	}
+}

@@ -237,6 +237,11 @@ var klipperMessages = newMessageTable([]message{
 	// klippy/klippy.py, configfile.py
 	{"Internal error", "error.internal", "", 'm'},
 	{"Config error", "error.config", "", 'm'},
+	{"SAVE_CONFIG section '", "error.config", "", 'm'},
+	// klippy/extras/adxl345.py, lis2dw.py, mpu9250.py: a wrong chip id
+	{"Invalid adxl345 id", "error.accelerometer", "adxl345", 'm'},
+	{"Invalid lis2dw id", "error.accelerometer", "lis2dw", 'm'},
+	{"Invalid mpu id", "error.accelerometer", "mpu", 'm'},
 	{"Unable to parse option", "error.config", "", 'm'},
 })
 
