@@ -74,7 +74,7 @@ type kbFactRule struct {
 	kbFactCond
 	And      []kbFactCond `json:"and"`      // more conditions that must all hold
 	When     []string     `json:"when"`     // request conditions (see Conditions)
-	Mentions []string     `json:"mentions"` // one of these must be in the description or printer
+	Mentions []string     `json:"mentions"` // one of these words ("skip*": any word it starts) must be in the description or printer
 	Weight   float64      `json:"weight"`
 	// Says is what the fact means, shown before the step's description;
 	// {source}, {quote}, {value} and {subject} are filled in.
@@ -164,6 +164,9 @@ func (r *kbFactRule) validate(where string) []string {
 	for _, m := range r.Mentions {
 		if m == "" || m != strings.ToLower(m) {
 			bad("fact rule %q: mention %q must be non-empty lower case", r.Key, m)
+		}
+		if stem, ok := strings.CutSuffix(m, "*"); ok && len(stem) < 3 {
+			bad("fact rule %q: mention %q: a prefix needs at least 3 letters", r.Key, m)
 		}
 	}
 	if len([]rune(r.Says)) > maxCauseLen {
@@ -383,7 +386,7 @@ func (ff *fileFacts) match(r factRule, f *facts) (*factMatch, bool) {
 	if !f.all(r.When) {
 		return nil, false
 	}
-	if len(r.Mentions) > 0 && !slices.ContainsFunc(r.Mentions, func(m string) bool { return containsWord(ff.text, m) }) {
+	if len(r.Mentions) > 0 && !slices.ContainsFunc(r.Mentions, func(m string) bool { return mentioned(ff.text, m) }) {
 		return nil, false
 	}
 	m := &factMatch{rule: r, fact: fa, has: has}
@@ -392,6 +395,27 @@ func (ff *fileFacts) match(r factRule, f *facts) (*factMatch, bool) {
 		m.from = ff.stock.name
 	}
 	return m, true
+}
+
+// mentioned reports whether text has the word m, or for an m ending in
+// "*" a word starting with the rest ("skip*": skip, skips, skipping).
+func mentioned(text, m string) bool {
+	stem, prefix := strings.CutSuffix(m, "*")
+	if !prefix {
+		return containsWord(text, m)
+	}
+	for from := 0; from <= len(text)-len(stem); {
+		i := strings.Index(text[from:], stem)
+		if i < 0 {
+			return false
+		}
+		i += from
+		if i == 0 || !isAlnum(text[i-1]) {
+			return true
+		}
+		from = i + 1
+	}
+	return false
 }
 
 // subjectMatches reports whether a fact's subject is the one a condition

@@ -285,6 +285,7 @@ func TestFactRuleValidation(t *testing.T) {
 		{"bad placeholder", `{"key": "mcu.serial", "weight": 1, "says": "Your {file} says so"}`, []string{"says may only use"}},
 		{"bad version", `{"key": "firmware.version", "versionBelow": "new", "weight": 1}`, []string{"not a release number"}},
 		{"upper-case mention", `{"key": "mcu.serial", "mentions": ["BLTouch"], "weight": 1}`, []string{"must be non-empty lower case"}},
+		{"short prefix mention", `{"key": "mcu.serial", "mentions": ["sk*"], "weight": 1}`, []string{"a prefix needs at least 3 letters"}},
 		{"unknown field", `{"key": "mcu.serial", "weigth": 1}`, []string{`unknown field "weigth"`}},
 	}
 	for _, tt := range tests {
@@ -508,6 +509,23 @@ func TestAttachmentMessageSteps(t *testing.T) {
 		}
 		if d := res.Steps[0].Description; !strings.HasPrefix(d, "Your "+tt.file+" shows “") {
 			t.Errorf("%s: the step does not quote the line: %q", tt.file, d)
+		}
+	}
+}
+
+// A mention is a whole word; one ending in "*" any word it starts.
+func TestMentioned(t *testing.T) {
+	text := "the x axis skipped and the layers shifted; no clicking"
+	tests := []struct {
+		m  string
+		ok bool
+	}{
+		{"skip", false}, {"skip*", true}, {"shifted", true}, {"shift", false}, {"shift*", true},
+		{"click*", true}, {"lick*", false}, {"xis*", false}, {"layers", true},
+	}
+	for _, tt := range tests {
+		if got := mentioned(text, tt.m); got != tt.ok {
+			t.Errorf("mentioned(%q) = %v, want %v", tt.m, got, tt.ok)
 		}
 	}
 }
