@@ -276,24 +276,31 @@ func readFiles(req *Request) *fileFacts {
 		ff.byKey[fa.Key] = append(ff.byKey[fa.Key], i)
 	}
 	ff.text = text
-	if ff.hasKlipperFiles() {
+	switch klipper, marlin := ff.firmwareFiles(); {
+	case klipper:
 		if set, err := loadStock(); err == nil {
 			ff.stock = matchStock(set, ff.rep, req.PrinterBrand+" "+req.PrinterModel+" "+req.Description)
+		}
+	case marlin:
+		if set, err := loadStock(); err == nil {
+			ff.stock = matchMarlin(set, ff.rep, req.PrinterBrand+" "+req.PrinterModel+" "+req.Description)
 		}
 	}
 	return ff
 }
 
-// hasKlipperFiles reports whether a Klipper config, log or firmware build
-// config was attached.
-func (ff *fileFacts) hasKlipperFiles() bool {
+// firmwareFiles reports whether the files hold a Klipper config and
+// whether they hold Marlin settings (Configuration.h or an M503 report).
+func (ff *fileFacts) firmwareFiles() (klipper, marlin bool) {
 	for _, f := range ff.rep.Files {
 		switch f.Kind {
 		case printerfiles.KindKlipperConfig, printerfiles.KindKlippyLog, printerfiles.KindKlipperKconfig:
-			return true
+			klipper = true
+		case printerfiles.KindMarlinConfig, printerfiles.KindMarlinM503:
+			marlin = true
 		}
 	}
-	return false
+	return klipper, marlin
 }
 
 // evaluate runs every rule of the knowledge base against the files' facts.
@@ -392,7 +399,7 @@ func (ff *fileFacts) match(r factRule, f *facts) (*factMatch, bool) {
 	m := &factMatch{rule: r, fact: fa, has: has}
 	if r.DiffersFromStock != nil && ff.stock != nil {
 		m.stock, _ = ff.stock.differs(fa, *r.DiffersFromStock)
-		m.from = ff.stock.name
+		m.from = ff.stock.title()
 	}
 	return m, true
 }

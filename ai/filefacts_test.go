@@ -394,6 +394,14 @@ func TestStockLoads(t *testing.T) {
 	if len(set.configs) < 150 {
 		t.Errorf("%d example configs, want at least 150", len(set.configs))
 	}
+	if len(set.marlin) < 300 || len(set.marlinModel["ender3v2"]) == 0 {
+		t.Errorf("%d Marlin example configurations (%d for the Ender-3 V2), want at least 300", len(set.marlin), len(set.marlinModel["ender3v2"]))
+	}
+	for k := range set.marlinKeys {
+		if !knownFactKey(k) {
+			t.Errorf("Marlin examples: unknown key %q", k)
+		}
+	}
 	for _, sc := range set.configs {
 		for slot := range sc.values {
 			if !knownFactKey(slot.key) {
@@ -527,5 +535,45 @@ func TestMentioned(t *testing.T) {
 		if got := mentioned(text, tt.m); got != tt.ok {
 			t.Errorf("mentioned(%q) = %v, want %v", tt.m, got, tt.ok)
 		}
+	}
+}
+
+// marlinEnder3V2 is the part of Marlin's example Configuration.h for the
+// Ender-3 V2 (CrealityV422) that a maker's copy keeps, with X's direction
+// inverted.
+const marlinEnder3V2 = `#define MOTHERBOARD BOARD_CREALITY_V4
+#define BAUDRATE 115200
+#define TEMP_SENSOR_0 1
+#define TEMP_SENSOR_BED 1
+#define HEATER_0_MAXTEMP 275
+#define PREVENT_COLD_EXTRUSION
+#define EXTRUDE_MINTEMP 180
+#define DEFAULT_AXIS_STEPS_PER_UNIT   { 80, 80, 400, 93 }
+#define DEFAULT_MAX_FEEDRATE          { 500, 500, 5, 25 }
+#define INVERT_X_DIR true
+#define INVERT_Y_DIR false
+#define INVERT_Z_DIR true
+#define INVERT_E0_DIR false
+#define X_HOME_DIR -1
+#define Y_HOME_DIR -1
+#define Z_HOME_DIR -1
+#define X_BED_SIZE 220
+#define Y_BED_SIZE 220
+`
+
+// A Configuration.h that differs from Marlin's example for the printer in
+// one setting: the step for it comes first and names the example.
+func TestStockMarlin(t *testing.T) {
+	e := sharedEngine(t)
+	req := Request{Category: "mechanical-problems", Description: "After flashing my own firmware build, homing goes badly: the head bangs against the frame and the print never starts.",
+		PrinterBrand: "Creality Ender-3 V2", Attachments: []Attachment{{Name: "Configuration.h", Text: marlinEnder3V2}}}
+	res := topSteps(t, e, req)
+	r := stepRank(res, "Invert the axis motor direction")
+	if r != 1 {
+		t.Fatalf("direction step at rank %d: %q", r, res.Steps)
+	}
+	d := res.Steps[0].Description
+	if !strings.Contains(d, "INVERT_X_DIR true") || !strings.Contains(d, "Marlin's example configuration for this printer (Creality/Ender-3 V2/") {
+		t.Errorf("the step does not quote the line and the example: %q", d)
 	}
 }

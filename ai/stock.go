@@ -32,6 +32,7 @@ type stockFile struct {
 // stockConfig is one example config.
 type stockConfig struct {
 	name    string
+	marlin  bool   // one of Marlin's example configurations
 	printer bool   // a printer-*.cfg, not a board template
 	model   string // printer-*.cfg: the model's letters and digits ("ender3v2")
 	values  map[factSlot]string
@@ -57,11 +58,17 @@ var invertedFrom = map[string]string{
 	"endstop.inverted": "endstop.pin",
 }
 
-// stockSet is the example configs with their pins indexed.
+// stockSet is the example configs with their pins indexed, and Marlin's
+// example configurations by model and board.
 type stockSet struct {
 	configs []*stockConfig
 	bySlot  map[factSlot][]int32 // configs naming a pin for the slot
 	byPin   map[slotPin][]int32  // configs with that pin in the slot
+
+	marlin      []*stockConfig
+	marlinModel map[string][]int32 // model -> Marlin examples
+	marlinBoard map[string][]int32 // MOTHERBOARD -> Marlin examples
+	marlinKeys  map[string]bool    // the keys the Marlin examples hold
 }
 
 type slotPin struct {
@@ -85,11 +92,95 @@ func loadStock() (*stockSet, error) {
 			return
 		}
 		var configs []*stockConfig
-		if configs, stockErr = parseStock(data); stockErr == nil {
-			stock = indexStock(configs)
+		if configs, stockErr = parseStock(data); stockErr != nil {
+			return
+		}
+		stock = indexStock(configs)
+		if data, err = fs.ReadFile(kbFiles, "kb/stock/marlin.json"); err != nil {
+			stock, stockErr = nil, fmt.Errorf("read Marlin stock configs: %w", err)
+			return
+		}
+		if stockErr = stock.addMarlin(data); stockErr != nil {
+			stock = nil
 		}
 	})
 	return stock, stockErr
+}
+
+// addMarlin reads Marlin's example configurations, named
+// "<vendor>/<model>[/<board or variant>]", and indexes them by model and
+// board.
+func (set *stockSet) addMarlin(data []byte) error {
+	configs, keys, err := parseStockKeys(data)
+	if err != nil {
+		return err
+	}
+	set.marlin = configs
+	set.marlinModel = map[string][]int32{}
+	set.marlinBoard = map[string][]int32{}
+	set.marlinKeys = map[string]bool{}
+	for _, k := range keys {
+		set.marlinKeys[k] = true
+	}
+	for i, sc := range configs {
+		sc.printer, sc.marlin = false, true
+		parts := strings.Split(sc.name, "/")
+		if len(parts) > 1 {
+			sc.model = compact(parts[1])
+			set.marlinModel[sc.model] = append(set.marlinModel[sc.model], int32(i))
+		}
+		if b := sc.values[factSlot{"firmware.board", ""}]; b != "" {
+			set.marlinBoard[b] = append(set.marlinBoard[b], int32(i))
+		}
+	}
+	return nil
+}
+
+// matchMarlin finds the Marlin example configuration the maker's
+// Configuration.h or M503 report comes from: among the examples of a model
+// the request names (else of the same MOTHERBOARD), the one sharing the
+// most settings. It is the printer's own when its model is named or it
+// shares at least 85 % of at least 20 settings.
+func matchMarlin(set *stockSet, rep printerfiles.Report, text string) *stockMatch {
+	mine := map[factSlot]string{}
+	for _, f := range rep.Facts {
+		slot := factSlot{f.Key, f.Subject}
+		if _, ok := mine[slot]; !ok && set.marlinKeys[f.Key] {
+			mine[slot] = f.Value
+		}
+	}
+	var cands []int32
+	named := false
+	for name := range modelNames(text) {
+		if m := set.marlinModel[name]; len(m) > 0 {
+			cands, named = append(cands, m...), true
+		}
+	}
+	if !named {
+		cands = set.marlinBoard[mine[factSlot{"firmware.board", ""}]]
+	}
+	norm := func(s string) string { return strings.ToLower(strings.Join(strings.Fields(s), "")) }
+	var best *stockConfig
+	bestSame, bestBoth := 0, 0
+	for _, i := range cands {
+		sc := set.marlin[i]
+		same, both := 0, 0
+		for slot, v := range mine {
+			if sv, ok := sc.values[slot]; ok {
+				both++
+				if norm(sv) == norm(v) {
+					same++
+				}
+			}
+		}
+		if same > bestSame || same == bestSame && best != nil && sc.name < best.name {
+			best, bestSame, bestBoth = sc, same, both
+		}
+	}
+	if best == nil || bestBoth < 8 {
+		return nil
+	}
+	return &stockMatch{best, named || bestBoth >= 20 && 100*bestSame >= 85*bestBoth}
 }
 
 // indexStock indexes the configs by their pins.
@@ -105,9 +196,15 @@ func indexStock(configs []*stockConfig) *stockSet {
 }
 
 func parseStock(data []byte) ([]*stockConfig, error) {
+	configs, _, err := parseStockKeys(data)
+	return configs, err
+}
+
+// parseStockKeys reads a stock file: its configs and the keys they use.
+func parseStockKeys(data []byte) ([]*stockConfig, []string, error) {
 	var f stockFile
 	if err := json.Unmarshal(data, &f); err != nil {
-		return nil, fmt.Errorf("parse stock configs: %w", err)
+		return nil, nil, fmt.Errorf("parse stock configs: %w", err)
 	}
 	out := make([]*stockConfig, 0, len(f.Configs))
 	for _, c := range f.Configs {
@@ -128,13 +225,13 @@ func parseStock(data []byte) ([]*stockConfig, error) {
 		for _, raw := range c.Facts {
 			var t [3]json.RawMessage
 			if err := json.Unmarshal(raw, &t); err != nil {
-				return nil, fmt.Errorf("stock config %s: %w", c.Name, err)
+				return nil, nil, fmt.Errorf("stock config %s: %w", c.Name, err)
 			}
 			var ki int
 			var subject, value string
 			if json.Unmarshal(t[0], &ki) != nil || json.Unmarshal(t[1], &subject) != nil || json.Unmarshal(t[2], &value) != nil ||
 				ki < 0 || ki >= len(f.Keys) {
-				return nil, fmt.Errorf("stock config %s: bad fact %s", c.Name, raw)
+				return nil, nil, fmt.Errorf("stock config %s: bad fact %s", c.Name, raw)
 			}
 			slot := factSlot{f.Keys[ki], subject}
 			sc.values[slot] = value
@@ -144,7 +241,7 @@ func parseStock(data []byte) ([]*stockConfig, error) {
 		}
 		out = append(out, sc)
 	}
-	return out, nil
+	return out, f.Keys, nil
 }
 
 // normPin is a pin without its pull-up, inversion and pull-down marks.
@@ -255,6 +352,17 @@ func matchStock(set *stockSet, rep printerfiles.Report, text string) *stockMatch
 		return nil
 	}
 	return &stockMatch{best, true}
+}
+
+// title names the example the way a step quotes it.
+func (sc *stockConfig) title() string {
+	if sc.marlin {
+		return "Marlin's example configuration for this printer (" + sc.name + ")"
+	}
+	if sc.printer {
+		return "Klipper's example config for this printer (" + sc.name + ")"
+	}
+	return "Klipper's example config for this board (" + sc.name + ")"
 }
 
 // value is the example's setting for a slot; *_inverted keys are read from

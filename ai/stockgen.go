@@ -7,6 +7,12 @@
 // compares a maker's config with the example it comes from.
 //
 //	go run stockgen.go -klipper ~/klipper -commit $(git -C ~/klipper rev-parse HEAD)
+//
+// With -marlin it writes kb/stock/marlin.json instead: the settings of
+// Marlin's example configurations (config/examples/<vendor>/<model>/
+// [<board>/]Configuration.h with its Configuration_adv.h).
+//
+//	go run stockgen.go -marlin ~/Configurations -commit $(git -C ~/Configurations rev-parse HEAD) -o kb/stock/marlin.json
 package main
 
 import (
@@ -49,6 +55,24 @@ safe_z_home.x safe_z_home.y bed_mesh.mesh_min bed_mesh.mesh_max
 printer.kinematics printer.max_velocity printer.max_accel printer.max_z_velocity printer.max_z_accel
 mcu.restart_method mcu.baud filament_sensor.pin filament_sensor.pause_on_runout`) {
 		stockKeys[k] = true
+	}
+}
+
+// marlinStockKeys are the Marlin settings kept: the ones a fault can hide in.
+var marlinStockKeys = map[string]bool{}
+
+func init() {
+	for _, k := range strings.Fields(`
+firmware.board mcu.baud mcu.serial_port driver.type heater.sensor_type heater.min_temp heater.max_temp
+heater.control heater.thermal_protection extruder.min_extrude_temp extruder.max_extrude_only_distance
+stepper.steps_per_mm extruder.steps_per_mm stepper.max_velocity extruder.max_velocity stepper.max_accel
+extruder.max_accel printer.max_accel printer.retract_accel printer.travel_accel printer.jerk_mode stepper.jerk
+extruder.jerk printer.junction_deviation stepper.dir_inverted extruder.dir_inverted stepper.home_dir
+stepper.bed_size stepper.position_min stepper.position_max endstop.hit_state endstop.inverted probe.type
+probe.x_offset probe.y_offset probe.z_offset probe.uses_z_min_pin leveling.type eeprom.enabled
+filament_sensor.enabled filament_sensor.runout_state extruder.pressure_advance driver.stealthchop_threshold
+driver.run_current driver.stallguard_threshold marlin.option`) {
+		marlinStockKeys[k] = true
 	}
 }
 
@@ -130,27 +154,61 @@ func header(text string) [][3]string {
 	return out
 }
 
+// marlinExamples reads every example configuration under dir.
+func marlinExamples(dir string, fact func(key, subject, value string) []any) []stockConfig {
+	root := filepath.Join(dir, "config", "examples")
+	var out []stockConfig
+	err := filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || d.Name() != "Configuration.h" {
+			return err
+		}
+		files := []printerfiles.File{}
+		for _, name := range []string{"Configuration.h", "Configuration_adv.h"} {
+			if data, err := os.ReadFile(filepath.Join(filepath.Dir(path), name)); err == nil {
+				files = append(files, printerfiles.File{Name: name, Text: string(data)})
+			}
+		}
+		rel, _ := filepath.Rel(root, filepath.Dir(path))
+		c := stockConfig{Name: filepath.ToSlash(rel)}
+		seen := map[[2]string]bool{}
+		for _, fa := range printerfiles.Read(files).Facts {
+			k := [2]string{fa.Key, fa.Subject}
+			if !marlinStockKeys[fa.Key] || seen[k] {
+				continue
+			}
+			seen[k] = true
+			c.Facts = append(c.Facts, fact(fa.Key, fa.Subject, fa.Value))
+		}
+		if len(c.Facts) > 0 {
+			out = append(out, c)
+		}
+		return nil
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	return out
+}
+
 func main() {
 	dir := flag.String("klipper", "", "a Klipper checkout")
+	marlin := flag.String("marlin", "", "a checkout of MarlinFirmware/Configurations (instead of -klipper)")
 	commit := flag.String("commit", "", "its commit, named in the output")
 	out := flag.String("o", "kb/stock/klipper.json", "output file")
 	flag.Parse()
+	if *marlin != "" {
+		res := &stockFile{Source: "https://github.com/MarlinFirmware/Configurations/tree/" + *commit + "/config/examples"}
+		res.Configs = marlinExamples(*marlin, res.facter())
+		writeStock(*res, *out)
+		return
+	}
 	files, err := filepath.Glob(filepath.Join(*dir, "config", "*.cfg"))
 	if err != nil || len(files) == 0 {
 		log.Fatalf("no configs under %s/config: %v", *dir, err)
 	}
 	sort.Strings(files)
-	res := stockFile{Source: "https://github.com/Klipper3d/klipper/tree/" + *commit + "/config"}
-	keyIndex := map[string]int{}
-	fact := func(key, subject, value string) []any {
-		i, ok := keyIndex[key]
-		if !ok {
-			i = len(res.Keys)
-			keyIndex[key] = i
-			res.Keys = append(res.Keys, key)
-		}
-		return []any{i, subject, value}
-	}
+	res := &stockFile{Source: "https://github.com/Klipper3d/klipper/tree/" + *commit + "/config"}
+	fact := res.facter()
 	for _, f := range files {
 		base := filepath.Base(f)
 		if !strings.HasPrefix(base, "printer-") && !strings.HasPrefix(base, "generic-") {
@@ -178,17 +236,36 @@ func main() {
 			res.Configs = append(res.Configs, c)
 		}
 	}
+	writeStock(*res, *out)
+}
+
+// facter returns the function that writes one fact of an example: its
+// key's index in res.Keys (added on first use), subject and value.
+func (res *stockFile) facter() func(key, subject, value string) []any {
+	keyIndex := map[string]int{}
+	return func(key, subject, value string) []any {
+		i, ok := keyIndex[key]
+		if !ok {
+			i = len(res.Keys)
+			keyIndex[key] = i
+			res.Keys = append(res.Keys, key)
+		}
+		return []any{i, subject, value}
+	}
+}
+
+// writeStock writes the examples, one per line so that diffs stay readable.
+func writeStock(res stockFile, out string) {
 	b, err := json.Marshal(res)
 	if err != nil {
 		log.Fatal(err)
 	}
-	// One config per line keeps diffs readable.
 	s := strings.ReplaceAll(string(b), `},{"name"`, "},\n{\"name\"")
-	if err := os.MkdirAll(filepath.Dir(*out), 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
 		log.Fatal(err)
 	}
-	if err := os.WriteFile(*out, []byte(s+"\n"), 0o644); err != nil {
+	if err := os.WriteFile(out, []byte(s+"\n"), 0o644); err != nil {
 		log.Fatal(err)
 	}
-	log.Printf("%d configs written to %s", len(res.Configs), *out)
+	log.Printf("%d configs written to %s", len(res.Configs), out)
 }
