@@ -577,3 +577,47 @@ func TestStockMarlin(t *testing.T) {
 		t.Errorf("the step does not quote the line and the example: %q", d)
 	}
 }
+
+// A config that agrees with Klipper's Ender 3 V2 example almost everywhere
+// is that printer's even when the request does not name the model: the
+// swapped heater pins are found.
+func TestStockAgreementNamesThePrinter(t *testing.T) {
+	e := sharedEngine(t)
+	cfg := ender3V2Swapped + `[extruder]
+nozzle_diameter: 0.400
+filament_diameter: 1.750
+control: pid
+min_temp: 0
+max_temp: 250
+[heater_bed]
+control: pid
+min_temp: 0
+max_temp: 130
+[stepper_x]
+microsteps: 16
+position_endstop: 0
+position_max: 245
+homing_speed: 50
+[stepper_y]
+microsteps: 16
+position_endstop: 0
+position_max: 228
+homing_speed: 50
+[stepper_z]
+microsteps: 16
+position_endstop: 0.0
+position_max: 250
+[printer]
+kinematics: cartesian
+max_velocity: 300
+max_accel: 3000
+max_z_velocity: 5
+max_z_accel: 100
+`
+	req := Request{Category: "heating-issues", Description: "When I heat the nozzle the bed gets warm instead, and the nozzle temperature never rises.",
+		PrinterBrand: "my printer", Attachments: []Attachment{{Name: "printer.cfg", Text: cfg}}}
+	a := e.prepare(&req)
+	if a.ev == nil || a.ev.files.stock == nil || !a.ev.files.stock.printer || !strings.Contains(a.ev.files.stock.name, "ender3-v2") {
+		t.Fatalf("stock match %+v, want the Ender 3 V2 printer example", a.ev.files.stock)
+	}
+}

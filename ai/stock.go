@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -159,7 +160,6 @@ func matchMarlin(set *stockSet, rep printerfiles.Report, text string) *stockMatc
 	if !named {
 		cands = set.marlinBoard[mine[factSlot{"firmware.board", ""}]]
 	}
-	norm := func(s string) string { return strings.ToLower(strings.Join(strings.Fields(s), "")) }
 	var best *stockConfig
 	bestSame, bestBoth := 0, 0
 	for _, i := range cands {
@@ -168,7 +168,7 @@ func matchMarlin(set *stockSet, rep printerfiles.Report, text string) *stockMatc
 		for slot, v := range mine {
 			if sv, ok := sc.values[slot]; ok {
 				both++
-				if norm(sv) == norm(v) {
+				if sameText(sv, v) {
 					same++
 				}
 			}
@@ -335,6 +335,15 @@ func matchStock(set *stockSet, rep printerfiles.Report, text string) *stockMatch
 	if best != nil {
 		return &stockMatch{best, true}
 	}
+	// A printer example the config agrees with almost everywhere is the
+	// printer's own when the request names no printer an example knows.
+	if !slices.ContainsFunc(set.configs, named) {
+		for _, cd := range cands {
+			if cd.same >= bestSame-1 && cd.sc.printer && agrees(cd.sc, rep) {
+				return &stockMatch{cd.sc, true}
+			}
+		}
+	}
 	for _, cd := range cands {
 		if cd.same == bestSame {
 			return &stockMatch{cd.sc, false}
@@ -352,6 +361,35 @@ func matchStock(set *stockSet, rep printerfiles.Report, text string) *stockMatch
 		return nil
 	}
 	return &stockMatch{best, true}
+}
+
+// agrees reports whether the maker's printer settings (not pins, not the
+// firmware build) equal the example's in at least 85 % of at least 12
+// settings both hold.
+func agrees(sc *stockConfig, rep printerfiles.Report) bool {
+	same, both := 0, 0
+	seen := map[factSlot]bool{}
+	for _, f := range rep.Facts {
+		slot := factSlot{f.Key, f.Subject}
+		if seen[slot] || pinKeys[f.Key] || boardKeys[f.Key] {
+			continue
+		}
+		seen[slot] = true
+		if sv, ok := sc.values[slot]; ok {
+			both++
+			if sameText(sv, f.Value) {
+				same++
+			}
+		}
+	}
+	return both >= 12 && 100*same >= 85*both
+}
+
+// sameText reports whether two settings read the same, ignoring case and
+// spaces.
+func sameText(a, b string) bool {
+	norm := func(s string) string { return strings.ToLower(strings.Join(strings.Fields(s), "")) }
+	return norm(a) == norm(b)
 }
 
 // title names the example the way a step quotes it.
@@ -402,8 +440,7 @@ func (sm *stockMatch) differs(fa printerfiles.Fact, tol float64) (string, bool) 
 	if n, err := strconv.ParseFloat(strings.TrimSpace(sv), 64); err == nil && fa.HasNum {
 		return sv, math.Abs(fa.Num-n) > tol*math.Max(math.Abs(n), 1e-9)
 	}
-	norm := func(s string) string { return strings.ToLower(strings.Join(strings.Fields(s), "")) }
-	return sv, norm(sv) != norm(fa.Value)
+	return sv, !sameText(sv, fa.Value)
 }
 
 // pinScheme is how a pin is named: "port" (PA1, P1.23), "alias" (ar10,
