@@ -123,19 +123,26 @@ export interface AttachmentInput {
   text: string;
 }
 
-/** What the server recognised an attachment as (server/attachments.go names the same kinds). */
+/**
+ * What the server recognised an attachment as: the kinds of the analysis' file reader
+ * (ai/printerfiles), plus Moonraker's config.
+ */
 export type AttachmentKind =
-  | 'klipper-log'
-  | 'rrf-m122'
-  | 'prusa'
-  | 'marlin-config'
-  | 'rrf-config'
-  | 'moonraker-config'
+  | 'klippy-log'
+  | 'klipper-console'
+  | 'klipper-kconfig'
   | 'klipper-config'
-  | 'gcode'
+  | 'moonraker-config'
   | 'marlin-m503'
-  | 'serial-log'
-  | 'text';
+  | 'marlin-config'
+  | 'marlin-serial'
+  | 'rrf-config'
+  | 'rrf-m122'
+  | 'rrf-console'
+  | 'prusa-m503'
+  | 'prusa-support'
+  | 'gcode'
+  | 'unknown';
 
 /** A saved issue's attachment; its text is at GET /api/issues/{id}/attachments/{n} (owner only). */
 export interface AttachmentInfo {
