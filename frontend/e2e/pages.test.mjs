@@ -121,6 +121,8 @@ describe('pages on a phone', () => {
       }
       // Signed in.
       await signIn(page, env.server.baseURL, email, 'correct horse 12');
+      // (The sign-in screen's own heading is "Welcome Back": wait for the dashboard's.)
+      await page.waitForURL('**/dashboard', { timeout: 15_000 });
       await page.getByRole('heading', { name: /Welcome/ }).waitFor({ timeout: 15_000 });
       await check('/dashboard');
       await visit('/report-issue', /Report an Issue/);

@@ -24,7 +24,7 @@ export function FullScreenLoader({ text }: { text: string }) {
         bgcolor: 'background.default',
       }}
     >
-      <CircularProgress />
+      <CircularProgress aria-label="Loading" />
       <Typography color="text.secondary">{text}</Typography>
     </Box>
   );
