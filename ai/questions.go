@@ -2,7 +2,6 @@ package ai
 
 import (
 	"encoding/json"
-	"fmt"
 	"math"
 )
 
@@ -38,21 +37,24 @@ func (a Answer) Valid() bool {
 }
 
 // UnmarshalJSON reads an answer; results saved before "not sure" existed
-// hold true or false.
+// hold true or false. Any other JSON value reads as an answer that is not
+// Valid, so the API can say which question's answer is wrong.
 func (a *Answer) UnmarshalJSON(b []byte) error {
-	var yes bool
-	if err := json.Unmarshal(b, &yes); err == nil {
+	var v any
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	switch v := v.(type) {
+	case bool:
 		*a = AnswerNo
-		if yes {
+		if v {
 			*a = AnswerYes
 		}
-		return nil
+	case string:
+		*a = Answer(v)
+	default:
+		*a = ""
 	}
-	var s string
-	if err := json.Unmarshal(b, &s); err != nil {
-		return fmt.Errorf("an answer is yes, no or unsure: %w", err)
-	}
-	*a = Answer(s)
 	return nil
 }
 
