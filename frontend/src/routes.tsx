@@ -43,6 +43,7 @@ const Dashboard = lazyPage(() => import('./pages/Dashboard'));
 const ReportIssue = lazyPage(() => import('./pages/ReportIssue'));
 const Issues = lazyPage(() => import('./pages/Issues'));
 const TroubleshootingResults = lazyPage(() => import('./pages/TroubleshootingResults'));
+const IssueResults = lazyPage(() => import('./pages/IssueResults'));
 const SharedGuide = lazyPage(() => import('./pages/SharedGuide'));
 const NotFound = lazyPage(() => import('./pages/NotFound'));
 
@@ -65,6 +66,7 @@ export const routes: RouteDef[] = [
   { path: '/dashboard', page: Dashboard, signedIn: true },
   { path: '/report-issue', page: ReportIssue, signedIn: true },
   { path: '/issues', page: Issues, signedIn: true },
+  { path: '/issues/:id', page: IssueResults, signedIn: true },
   { path: '/troubleshooting-results', page: TroubleshootingResults },
   { path: '/share/:shareId', page: SharedGuide },
   { path: '*', page: NotFound },

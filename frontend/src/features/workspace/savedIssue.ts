@@ -1,6 +1,7 @@
 // Opening a saved issue on the results screen: the session storage hand-off of SPEC section 2.
 import type { Issue, TroubleshootingResult } from '../../api/client';
 import { loadCheckedSteps, resultKey } from '../troubleshoot/checkedSteps';
+import { normalizeAnswers } from '../troubleshoot/rerank';
 import { showStoredResult, type IssueDetails } from '../troubleshoot/session';
 
 export const UNKNOWN_PRINTER = 'Unknown Printer';
@@ -20,6 +21,7 @@ export function issueDetails(issue: Issue): SavedIssueDetails {
     printerName: issue.printer?.name ?? UNKNOWN_PRINTER,
     printerBrand: issue.printer?.brand ?? UNKNOWN_BRAND,
     category: issue.category,
+    diagnosedCategory: issue.diagnosedCategory ?? null,
     description: issue.description,
     material: issue.material,
     nozzleTemp: issue.nozzleTemp,
@@ -42,7 +44,7 @@ export function resultOf(issue: Issue): TroubleshootingResult {
     steps: Array.isArray(r?.steps) ? r.steps : [],
     additionalTips: Array.isArray(r?.additionalTips) ? r.additionalTips : [],
     questions: Array.isArray(r?.questions) ? r.questions : undefined,
-    answers: r?.answers && typeof r.answers === 'object' ? r.answers : undefined,
+    answers: normalizeAnswers(r?.answers),
     signature: issue.aiChecklistSignature,
   };
 }
@@ -51,6 +53,24 @@ export function resultOf(issue: Issue): TroubleshootingResult {
 // to /troubleshooting-results.
 export function openSavedIssue(issue: Issue): void {
   showStoredResult(resultOf(issue), issueDetails(issue));
+}
+
+/** A saved issue's own address (owner only): it can be bookmarked and opened in another tab. */
+export function issuePath(id: number): string {
+  return `/issues/${id}`;
+}
+
+// The issue a screen opens, handed to /issues/:id so it shows at once, without another request.
+let handedOff: Issue | null = null;
+
+/** Hands the issue about to be opened to its page (the list and the dashboard have it already). */
+export function handOffIssue(issue: Issue): void {
+  handedOff = issue;
+}
+
+/** The issue handed to /issues/:id, when it is that one. */
+export function handedOffIssue(id: number): Issue | null {
+  return handedOff?.id === id ? handedOff : null;
 }
 
 // preselectedRecommendations is what 'Mark as Resolved' starts with: the titles of the ticked
