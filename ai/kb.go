@@ -63,6 +63,7 @@ type kbFix struct {
 	key       []string // titleKey of Title, set at load
 	titleToks []string // tokens of Title, set at load
 	ref       string   // fixRef of the fix, set at load
+	retract   bool     // the title talks about retraction, set at load
 }
 
 type kbSignal struct {
