@@ -157,7 +157,7 @@ describe('attachments', () => {
         ['M503.txt', 'Marlin settings (M503)'],
       ],
     );
-    await page.waitForURL('**/troubleshooting-results');
+    await page.waitForURL(/\/issues\/\d+$/);
     await page.getByRole('heading', { name: 'Issue Analysis' }).waitFor({ timeout: 20_000 });
     await attachedFiles(page);
 
@@ -180,7 +180,7 @@ describe('attachments', () => {
     // Opened again from the issue log, the issue names its files.
     await page.goto(`${base}/issues`);
     await page.getByTestId('issue-card').first().click();
-    await page.waitForURL('**/troubleshooting-results');
+    await page.waitForURL(/\/issues\/\d+$/);
     const listed = await attachedFiles(page);
     assert.match(listed, /Klipper log/);
     assert.match(listed, /Marlin settings \(M503\)/);

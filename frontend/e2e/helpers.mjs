@@ -14,13 +14,14 @@ export const resultsDir = path.resolve(path.dirname(fileURLToPath(import.meta.ur
 
 /**
  * Call inside describe(): starts the real binary and a browser before the suite and stops both
- * after it. Returns { server, browser }, filled in once the suite starts.
+ * after it. Returns { server, browser }, filled in once the suite starts. `serverOptions` go to
+ * startServer (e.g. { env: { LAYERFIX_TIER_LIMITS: 'free=20' } }).
  */
-export function useServerAndBrowser() {
+export function useServerAndBrowser(serverOptions) {
   const env = { server: undefined, browser: undefined };
   before(async () => {
     await mkdir(resultsDir, { recursive: true });
-    env.server = await startServer();
+    env.server = await startServer(serverOptions);
     env.browser = await launchBrowser();
   });
   after(async () => {

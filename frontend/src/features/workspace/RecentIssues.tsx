@@ -11,7 +11,7 @@ import ChevronRightRounded from '@mui/icons-material/ChevronRightRounded';
 import type { Issue } from '../../api/client';
 import { categoryBadge, shownCategory } from './badges';
 import { StatusBadge } from './Badges';
-import { formatDate, openSavedIssue, UNKNOWN_PRINTER } from './savedIssue';
+import { formatDate, handOffIssue, issuePath, UNKNOWN_PRINTER } from './savedIssue';
 
 export const RECENT_ISSUES = 3;
 
@@ -31,8 +31,8 @@ export const twoLines = {
 export function RecentIssues({ issues, loading }: { issues: readonly Issue[]; loading: boolean }) {
   const navigate = useNavigate();
   const view = (issue: Issue) => {
-    openSavedIssue(issue);
-    navigate('/troubleshooting-results');
+    handOffIssue(issue);
+    navigate(issuePath(issue.id));
   };
   const recent = recentIssues(issues);
   return (

@@ -1,8 +1,8 @@
-// Opening a saved issue on the results screen: the session storage hand-off of SPEC section 2.
+// Opening a saved issue at its own address, /issues/:id, with the same results screen.
 import type { Issue, TroubleshootingResult } from '../../api/client';
 import { loadCheckedSteps, resultKey } from '../troubleshoot/checkedSteps';
 import { normalizeAnswers } from '../troubleshoot/rerank';
-import { showStoredResult, type IssueDetails } from '../troubleshoot/session';
+import type { IssueDetails } from '../troubleshoot/session';
 
 export const UNKNOWN_PRINTER = 'Unknown Printer';
 export const UNKNOWN_BRAND = 'Unknown Brand';
@@ -47,12 +47,6 @@ export function resultOf(issue: Issue): TroubleshootingResult {
     answers: normalizeAnswers(r?.answers),
     signature: issue.aiChecklistSignature,
   };
-}
-
-// openSavedIssue puts the issue and its result into session storage; the caller then navigates
-// to /troubleshooting-results.
-export function openSavedIssue(issue: Issue): void {
-  showStoredResult(resultOf(issue), issueDetails(issue));
 }
 
 /** A saved issue's own address (owner only): it can be bookmarked and opened in another tab. */
