@@ -16,7 +16,7 @@ const VIEWPORTS = [
 ];
 const SCREENSHOT_WIDTHS = [360, 375, 390, 1280];
 const HEATING = 'The temperature reading jumps around and drops by 10 degrees during the print.';
-const CLOG = 'The nozzle clogs after a few layers: the extruder clicks and nothing comes out any more.';
+const CLOG = 'The nozzle is clogged: nothing comes out and the extruder clicks.';
 const WARPING = 'The corners of large flat parts lift off the bed and warp upwards after a few layers.';
 const PASSWORD = 'filament-42';
 
@@ -195,21 +195,21 @@ describe('results and the issue log', () => {
       const tab = await env.browser.context.newPage();
       await tab.setViewportSize(vp);
       await tab.goto(`${base}/issues/${clog.id}`);
-      await tab.getByText(/clogs after a few layers/).first().waitFor({ timeout: 15_000 });
+      await tab.getByText(/nozzle is clogged/).first().waitFor({ timeout: 15_000 });
       await tab.close();
 
       // Search: debounced, in the address, kept on reload; the box shows it again.
       await page.goto(`${base}/issues`);
       await cards.first().waitFor();
-      await page.getByRole('searchbox', { name: 'Search' }).fill('clogs');
-      await page.waitForURL(/\/issues\?q=clogs$/);
+      await page.getByRole('searchbox', { name: 'Search' }).fill('clogged');
+      await page.waitForURL(/\/issues\?q=clogged$/);
       await page.getByTestId('filter-count').filter({ hasText: 'Showing 1 of 5 issues' }).waitFor();
       assert.equal(await cards.count(), 1);
       // The badge is the diagnosed category, not "Other".
       await cards.first().getByText('Extrusion Issues', { exact: true }).waitFor();
       await page.reload();
       await page.getByTestId('filter-count').filter({ hasText: 'Showing 1 of 5 issues' }).waitFor();
-      assert.equal(await page.getByRole('searchbox', { name: 'Search' }).inputValue(), 'clogs');
+      assert.equal(await page.getByRole('searchbox', { name: 'Search' }).inputValue(), 'clogged');
 
       // Category, bookmarked: the diagnosed category finds the issue left on "Other".
       await page.getByRole('button', { name: 'Clear Filters' }).click();
@@ -238,7 +238,7 @@ describe('results and the issue log', () => {
     await page.waitForURL('**/dashboard', { timeout: 15_000 });
     await page.goto(`${base}/issues/${clog.id}`);
     await page.getByText('404 Page Not Found').waitFor();
-    assert.equal(await page.getByText(/clogs after a few layers/).count(), 0);
+    assert.equal(await page.getByText(/nozzle is clogged/).count(), 0);
     await page.close();
   });
 });
