@@ -31,14 +31,16 @@ export function useServerAndBrowser(serverOptions) {
   return env;
 }
 
-/** Creates a local account through the API (201 expected). */
+/** Creates a local account through the API (201 expected); returns its session ({ token, ... }). */
 export async function signUpViaApi(baseURL, { email, password, displayName }) {
   const res = await fetch(`${baseURL}/api/auth/signup`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
     body: JSON.stringify({ email, password, displayName }),
   });
-  assert.equal(res.status, 201, await res.text());
+  const text = await res.text();
+  assert.equal(res.status, 201, text);
+  return JSON.parse(text);
 }
 
 /** Fills and sends the sign-in form of /login; the caller waits for the outcome. */

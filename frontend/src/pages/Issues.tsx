@@ -58,7 +58,7 @@ function SearchBox({ value, onSearch }: { value: string; onSearch: (q: string) =
       type="search"
       size="small"
       label="Search"
-      placeholder="Words in the description or notes"
+      placeholder="Description or notes"
       value={text}
       onChange={(e) => setText(e.target.value)}
       sx={{ gridColumn: { xs: '1 / -1', md: 'span 2' } }}
