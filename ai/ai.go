@@ -67,7 +67,7 @@ type Request struct {
 	// nil when the maker did not give one.
 	Slicer *SlicerSettings
 	// Answers to the narrow-it-down questions, by question id.
-	Answers map[string]bool
+	Answers map[string]Answer
 	// Attachments are the printer's own files the maker attached (logs,
 	// configs, firmware settings dumps), secrets already stripped.
 	Attachments []Attachment
@@ -112,14 +112,15 @@ type Step struct {
 }
 
 // Result is the "AI result" of SPEC section 3 (troubleshootingData).
-// Questions is this product's addition: up to two yes/no questions that
-// separate the likeliest causes when they are close (built-in engine only).
+// Questions is this product's addition: up to two questions (yes, no or not
+// sure) that separate the likeliest causes when they are close (built-in
+// engine only).
 type Result struct {
-	Summary        string          `json:"summary"`
-	Steps          []Step          `json:"steps"`
-	AdditionalTips []string        `json:"additionalTips"`
-	Questions      []Question      `json:"questions,omitempty"`
-	Answers        map[string]bool `json:"answers,omitempty"` // answers given so far, by question id
+	Summary        string            `json:"summary"`
+	Steps          []Step            `json:"steps"`
+	AdditionalTips []string          `json:"additionalTips"`
+	Questions      []Question        `json:"questions,omitempty"`
+	Answers        map[string]Answer `json:"answers,omitempty"` // answers given so far, by question id
 	// Engine says which engine answered: EngineBuiltIn, EngineGemini or
 	// EngineFallback (the built-in one after Gemini failed). Not sent.
 	Engine string `json:"-"`

@@ -44,7 +44,7 @@ type Case struct {
 	// same height on every print"); see questions.json.
 	Observations []string `json:"observations,omitempty"`
 	// Answers are the narrow-it-down questions the thread answers, by id.
-	Answers map[string]bool `json:"answers,omitempty"`
+	Answers map[string]Answer `json:"answers,omitempty"`
 	// Attachments are the printer's files the maker attached (evaluation
 	// cases where a log or config decides the fix).
 	Attachments []Attachment `json:"attachments,omitempty"`

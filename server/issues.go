@@ -34,7 +34,7 @@ type issueStore interface {
 	ResolveIssue(ctx context.Context, userID, id int64, working []string, notes *string, conf store.Confirmation, now time.Time) error
 	StartIssue(ctx context.Context, userID, id int64) error
 	SetCheckedSteps(ctx context.Context, userID, id int64, titles []string) error
-	SetChecklist(ctx context.Context, userID, id int64, checklist store.JSON) error
+	SetChecklist(ctx context.Context, userID, id int64, checklist store.JSON, diagnosed *string) error
 	IssueAttachments(ctx context.Context, userID, issueID int64, withText bool) ([]store.Attachment, error)
 	IssueAttachment(ctx context.Context, userID, issueID int64, n int) (*store.Attachment, error)
 	ConsumeAnonymous(ctx context.Context, ip string, now time.Time, limit int) (bool, error)
@@ -53,7 +53,10 @@ type issuesAPI struct {
 	log      *slog.Logger
 	learn    *learner // nil: learning is off
 	refiner  Refiner
-	signer   resultSigner
+	// diagnoser names the category the description points to, saved beside
+	// the chosen one; nil: none is saved.
+	diagnoser Diagnoser
+	signer    resultSigner
 	// Unverified free accounts share their network's free allowance with
 	// anonymous visitors (netLimit per month; -1: no bound), or get no
 	// analysis at all with requireVerified.
@@ -212,6 +215,7 @@ func (h *issuesAPI) create(c echo.Context) (err error) {
 		return err
 	}
 	is.PrinterID = &printer.ID
+	is.DiagnosedCategory = h.diagnose(req)
 	if err := h.store.CreateIssue(ctx, is); err != nil {
 		return err
 	}
@@ -240,6 +244,24 @@ func (h *issuesAPI) newIssue(userID int64, in *issueFields, res *ai.Result, phot
 		Material: in.Material, NozzleTemp: in.NozzleTemp, BedTemp: in.BedTemp, LayerHeight: in.LayerHeight,
 		PrintSpeed: in.PrintSpeed, Infill: in.Infill, PhotoURLs: paths, AIChecklist: store.JSON(checklist), SlicerSettings: slicerJSON(in.SlicerSettings),
 		Status: store.StatusPending, WorkingRecommendations: store.StringList{}, CreatedAt: now.UTC(), Attachments: atts}, nil
+}
+
+// Diagnoser names the category of the failure mode a request points to,
+// "" for none (the built-in engine).
+type Diagnoser interface {
+	Diagnose(req ai.Request) string
+}
+
+// diagnose is the category saved beside the chosen one: nil when nothing
+// was diagnosed.
+func (h *issuesAPI) diagnose(req ai.Request) *string {
+	if h.diagnoser == nil {
+		return nil
+	}
+	if c := h.diagnoser.Diagnose(req); c != "" {
+		return &c
+	}
+	return nil
 }
 
 // slicerJSON is what a saved issue keeps of its sliced file: the settings.

@@ -92,6 +92,7 @@ func (h *issuesAPI) saveAnalysis(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	is.DiagnosedCategory = h.diagnose(req)
 	view := &store.IssueView{}
 	if printer != nil {
 		is.PrinterID = &printer.ID

@@ -94,7 +94,7 @@ func writeResult(c echo.Context, out resultJSON, enc encodedResult) error {
 		b = append(b, ']')
 	}
 	if len(out.Answers) > 0 {
-		answers, _ := json.Marshal(out.Answers) // a map of bools never fails
+		answers, _ := json.Marshal(out.Answers) // a map of strings never fails
 		b = append(append(b, `,"answers":`...), answers...)
 	}
 	if out.RefineToken != "" {

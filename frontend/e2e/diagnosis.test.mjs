@@ -42,7 +42,7 @@ describe('diagnosis', () => {
       await page.waitForFunction((want) => document.querySelector('[role="combobox"]')?.textContent?.includes(want), `${printer} (${brand})`);
       await page.getByLabel('Detailed Description').fill(description);
       await page.getByRole('button', { name: 'Analyze Issue' }).click();
-      await page.waitForURL('**/troubleshooting-results');
+      await page.waitForURL(/\/issues\/\d+$/);
       try {
         await page.getByRole('heading', { name: 'Issue Analysis' }).waitFor({ timeout: 20_000 });
       } catch (err) {

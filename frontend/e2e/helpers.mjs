@@ -14,13 +14,14 @@ export const resultsDir = path.resolve(path.dirname(fileURLToPath(import.meta.ur
 
 /**
  * Call inside describe(): starts the real binary and a browser before the suite and stops both
- * after it. Returns { server, browser }, filled in once the suite starts.
+ * after it. Returns { server, browser }, filled in once the suite starts. `serverOptions` go to
+ * startServer (e.g. { env: { LAYERFIX_TIER_LIMITS: 'free=20' } }).
  */
-export function useServerAndBrowser() {
+export function useServerAndBrowser(serverOptions) {
   const env = { server: undefined, browser: undefined };
   before(async () => {
     await mkdir(resultsDir, { recursive: true });
-    env.server = await startServer();
+    env.server = await startServer(serverOptions);
     env.browser = await launchBrowser();
   });
   after(async () => {
@@ -30,14 +31,16 @@ export function useServerAndBrowser() {
   return env;
 }
 
-/** Creates a local account through the API (201 expected). */
+/** Creates a local account through the API (201 expected); returns its session ({ token, ... }). */
 export async function signUpViaApi(baseURL, { email, password, displayName }) {
   const res = await fetch(`${baseURL}/api/auth/signup`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
     body: JSON.stringify({ email, password, displayName }),
   });
-  assert.equal(res.status, 201, await res.text());
+  const text = await res.text();
+  assert.equal(res.status, 201, text);
+  return JSON.parse(text);
 }
 
 /** Fills and sends the sign-in form of /login; the caller waits for the outcome. */

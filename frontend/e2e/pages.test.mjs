@@ -89,7 +89,19 @@ describe('pages on a phone', () => {
 
   test('axe-core finds no violations on any screen, signed out and in, light and dark', async () => {
     const email = `axe-${Date.now()}@example.com`;
-    await signUpViaApi(env.server.baseURL, { email, password: 'correct horse 12', displayName: 'Axe Maker' });
+    const { token } = await signUpViaApi(env.server.baseURL, { email, password: 'correct horse 12', displayName: 'Axe Maker' });
+    // A saved issue, for its own page and a list with the search and filters.
+    const post = async (url, body) => {
+      const res = await fetch(env.server.baseURL + url, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
+        body: JSON.stringify(body),
+      });
+      assert.equal(res.status, 201);
+      return res.json();
+    };
+    const printer = await post('/api/printers', { name: 'Axe Printer', brand: 'Prusa MK4' });
+    const saved = await post('/api/issues', { printerId: printer.id, category: 'other', description: 'The nozzle is clogged: nothing comes out and the extruder clicks.' });
     const found = [];
     for (const scheme of ['light', 'dark']) {
       const { page } = await newPage(env.browser.context, { width: 390, height: 844 });
@@ -127,6 +139,7 @@ describe('pages on a phone', () => {
       await check('/dashboard');
       await visit('/report-issue', /Report an Issue/);
       await visit('/issues', /All Issues/);
+      await visit(`/issues/${saved.id}`, 'Issue Analysis');
       await visit('/pricing', /Choose your plan/);
       await visit('/account', 'Your Account');
       await page.getByRole('button', { name: 'Delete my account' }).click();

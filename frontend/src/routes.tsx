@@ -44,6 +44,7 @@ const ReportIssue = lazyPage(() => import('./pages/ReportIssue'));
 const Issues = lazyPage(() => import('./pages/Issues'));
 const Account = lazyPage(() => import('./pages/Account'));
 const TroubleshootingResults = lazyPage(() => import('./pages/TroubleshootingResults'));
+const IssueResults = lazyPage(() => import('./pages/IssueResults'));
 const SharedGuide = lazyPage(() => import('./pages/SharedGuide'));
 const NotFound = lazyPage(() => import('./pages/NotFound'));
 
@@ -66,6 +67,7 @@ export const routes: RouteDef[] = [
   { path: '/dashboard', page: Dashboard, signedIn: true },
   { path: '/report-issue', page: ReportIssue, signedIn: true },
   { path: '/issues', page: Issues, signedIn: true },
+  { path: '/issues/:id', page: IssueResults, signedIn: true },
   { path: '/account', page: Account, signedIn: true },
   { path: '/troubleshooting-results', page: TroubleshootingResults },
   { path: '/share/:shareId', page: SharedGuide },

@@ -17,8 +17,11 @@ schemas = {
   "Error": obj({"error": obj({"code": S, "message": S, "fields": {"type": "object", "additionalProperties": S}}, ["code", "message"])}, ["error"]),
   "Step": obj({"title": S, "description": S, "priority": {"enum": ["high", "medium", "low"]}}, ["title", "description", "priority"]),
   "Question": obj({"id": S, "text": S}),
-  "AIResult": obj({"summary": S, "steps": arr(ref("Step")), "additionalTips": arr(S), "questions": arr(ref("Question")),
-                   "answers": {"type": "object", "additionalProperties": B}, "refineToken": S,
+  "Answers": {"type": "object", "maxProperties": 2, "additionalProperties": {"enum": ["yes", "no", "unsure"]},
+              "description": "narrow-it-down answers by question id (true and false still read as yes and no)"},
+  "AIResult": obj({"summary": S, "steps": arr(ref("Step")), "additionalTips": arr(S),
+                   "questions": {"type": "array", "maxItems": 2, "items": ref("Question"), "description": "at most two, answered ones first"},
+                   "answers": ref("Answers"), "refineToken": S,
                    "signature": {"type": "string", "description": "lets this result be shared (POST /api/share-results)"}}, ["summary", "steps", "additionalTips"]),
   "SlicerSettings": obj({k: N for k in ["nozzleDiameter", "retractionLength", "retractionSpeed", "firstLayerHeight", "firstLayerSpeed",
                                         "fanSpeed", "pressureAdvance", "wallSpeed", "travelSpeed", "acceleration"]} | {"slicer": S}),
@@ -55,7 +58,10 @@ schemas = {
   "IssueInput": obj({"printerId": nullable(I), "category": ref("Category"), "description": S, "material": nullable(S),
                      "nozzleTemp": nullable(N), "bedTemp": nullable(N), "layerHeight": nullable(N), "printSpeed": nullable(N),
                      "infill": nullable(N), "photoUrls": arr(S), "slicerSettings": ref("SlicerSettings"), "attachments": ref("Attachments")}, ["category", "description"]),
-  "Issue": obj({"id": I, "userId": I, "printerId": nullable(I), "category": S, "description": S, "material": nullable(S),
+  "Issue": obj({"id": I, "userId": I, "printerId": nullable(I), "category": {"type": "string", "description": "the maker's choice"},
+                "diagnosedCategory": {"type": ["string", "null"], "description": "the category the analysis diagnosed; null when none (or saved before it was kept). "
+                                      "Lists, filters and statistics use the maker's choice unless it is 'other', then this"},
+                "description": S, "material": nullable(S),
                 "nozzleTemp": nullable(N), "bedTemp": nullable(N), "layerHeight": nullable(N), "printSpeed": nullable(N), "infill": nullable(N),
                 "photoUrls": arr(S), "aiChecklist": ref("AIResult"), "status": {"enum": ["pending", "in-progress", "resolved"]},
                 "resolvedAt": nullable(S), "workingRecommendations": arr(S), "resolutionNotes": nullable(S), "checkedSteps": arr(S),
@@ -96,7 +102,7 @@ def p(name, where="path", schema=S, desc=None):
     if desc: d["description"] = desc
     return d
 ID = [p("id", schema=I)]
-answers = body(obj({"answers": {"type": "object", "additionalProperties": B}, "refineToken": S}, ["answers"]))
+answers = body(obj({"answers": ref("Answers")}, ["answers"]))
 
 paths = {
  "/api/auth/signup": {"post": op("Create a local account (local mode) and start a session", ok(ref("Session"), "Created", code="201") | errs("400", "409", "415", "429"),
@@ -140,7 +146,7 @@ paths = {
                         body(ref("TroubleshootInput")), auth=False, tags=["troubleshoot"])},
  "/api/troubleshoot/refine": {"post": op("Re-rank an anonymous result with narrow-it-down answers (no credit); send the analysis's inputs and attachments again, the token binds them",
                                         ok(ref("AIResult")) | errs("400", "403", "404", "413", "415"),
-                               body({"allOf": [ref("TroubleshootInput"), obj({"answers": {"type": "object", "additionalProperties": B}, "refineToken": S}, ["answers", "refineToken"])]}),
+                               body({"allOf": [ref("TroubleshootInput"), obj({"answers": ref("Answers"), "refineToken": S}, ["answers", "refineToken"])]}),
                                auth=False, tags=["troubleshoot"])},
  "/api/share-results": {"post": op("Share a result this server made; returns the share id", ok(obj({"shareId": S}), code="201") | errs("400", "415", "429"),
                          body(obj({"troubleshootingData": ref("AIResult"), "signature": {"type": "string", "description": "the signature the analysis came with"},
@@ -171,7 +177,7 @@ paths = {
                          params=[p("limit", "query", I, "1-200, default 50"), p("cursor", "query", S, "nextCursor of the previous page"),
                                  p("status", "query", {"enum": ["all", "open", "pending", "in-progress", "resolved"]}),
                                  p("printer", "query", S, "printer name; 'Unknown Printer' for issues without one"),
-                                 p("category", "query", ref("Category")), p("from", "query", {"type": "string", "format": "date-time"}),
+                                 p("category", "query", ref("Category"), "the shown category: the maker's choice, or the diagnosed one for 'other'"), p("from", "query", {"type": "string", "format": "date-time"}),
                                  p("to", "query", {"type": "string", "format": "date-time"}), p("q", "query", S, "text in the description or resolution notes")],
                          tags=["issues"]),
                  "post": op("Report an issue: analysis, one credit", ok(ref("Issue"), code="201") | errs("400", "401", "403", "404", "413", "415", "429", "503"), body(ref("IssueInput")), tags=["issues"])},

@@ -11,6 +11,7 @@ import type {
   EmailChangeResult,
   Issue,
   IssueInput,
+  NarrowAnswer,
   PricingEntry,
   Printer,
   PrinterInput,
@@ -300,11 +301,11 @@ export const startIssue = (id: number): Promise<Issue> => requestJson('PATCH', `
 
 /** POST /api/troubleshoot/refine: an anonymous result narrowed down by answers, no credit used. */
 export const refineTroubleshoot = (
-  input: TroubleshootInput & { answers: Record<string, boolean>; refineToken: string },
+  input: TroubleshootInput & { answers: Record<string, NarrowAnswer>; refineToken: string },
 ): Promise<TroubleshootingResult> => requestJson('POST', '/api/troubleshoot/refine', { ...input, images: [] });
 
 /** POST /api/issues/{id}/refine: a saved issue's analysis narrowed down by answers, no credit used. */
-export const refineIssue = (id: number, answers: Record<string, boolean>): Promise<Issue> =>
+export const refineIssue = (id: number, answers: Record<string, NarrowAnswer>): Promise<Issue> =>
   requestJson('POST', `/api/issues/${id}/refine`, { answers });
 
 /** PUT /api/issues/{id}/checked-steps: the ticked steps of a saved issue, by title. */

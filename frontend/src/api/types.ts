@@ -16,15 +16,18 @@ export interface NarrowQuestion {
   text: string;
 }
 
+/** An answer to a narrow-it-down question: 'unsure' changes no score. */
+export type NarrowAnswer = 'yes' | 'no' | 'unsure';
+
 /** The AI result, stored as troubleshootingData / aiChecklist. */
 export interface TroubleshootingResult {
   summary: string;
   steps: TroubleshootingStep[];
   additionalTips: string[];
-  /** Up to two questions separating close causes (built-in engine only). */
+  /** Up to two questions separating close causes, answered ones first (built-in engine only). */
   questions?: NarrowQuestion[];
   /** Answers given so far, by question id. */
-  answers?: Record<string, boolean>;
+  answers?: Record<string, NarrowAnswer>;
   /**
    * Binds an anonymous result's inputs for 24 hours: it lets the result be narrowed down without
    * spending a credit, and saved to the account the maker signs up for.
@@ -157,6 +160,8 @@ export interface AttachmentInfo {
 
 export interface Issue extends IssueFields {
   id: number;
+  /** The category the analysis diagnosed; null when none (or saved before it was kept). */
+  diagnosedCategory?: string | null;
   userId: number;
   printerId: number | null;
   photoUrls: string[];

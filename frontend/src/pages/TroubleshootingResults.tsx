@@ -1,7 +1,8 @@
 // /troubleshooting-results: waits for the analysis started by the form, then shows it
-// (SPEC section 2 and section 4 "Analysis flow").
-import { useEffect, useState } from 'react';
-import { Link as RouterLink, useNavigate } from 'react-router-dom';
+// (SPEC section 2 and section 4 "Analysis flow"). A saved issue moves on to its own address,
+// /issues/:id, which shows it with the same Results.
+import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { Link as RouterLink, Navigate, useNavigate } from 'react-router-dom';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
@@ -13,8 +14,9 @@ import PersonAddAlt1Rounded from '@mui/icons-material/PersonAddAlt1Rounded';
 import ShareRounded from '@mui/icons-material/ShareRounded';
 import { useAuth } from '../auth/useAuth';
 import { useToast } from '../components/Toast';
-import { putCheckedSteps, refineIssue, refineTroubleshoot } from '../api/client';
+import { putCheckedSteps, refineIssue, refineTroubleshoot, type Issue, type NarrowAnswer, type TroubleshootingResult } from '../api/client';
 import { NarrowItDown } from '../features/troubleshoot/NarrowItDown';
+import { rerank } from '../features/troubleshoot/rerank';
 import { refineErrorText } from '../features/troubleshoot/errors';
 import { buildPayload } from '../features/troubleshoot/submit';
 import { checkedFromTitles, loadCheckedSteps, resultKey, saveCheckedSteps, titlesOf, toggleStep } from '../features/troubleshoot/checkedSteps';
@@ -32,13 +34,14 @@ import {
   showStoredResult,
   TIMEOUT_MS,
   type AnalysisState,
+  type IssueDetails,
 } from '../features/troubleshoot/session';
 import { markSaveAfterSignUp } from '../features/troubleshoot/saveAfterSignUp';
 import { ShareBanner } from '../features/troubleshoot/ShareBanner';
 import { useShareLink } from '../features/troubleshoot/useShareLink';
 import { issueErrorToast, SUBMIT_DEFAULT_ERROR } from '../features/workspace/issueErrors';
 import { rememberIssueState } from '../features/workspace/resolve';
-import { resultOf } from '../features/workspace/savedIssue';
+import { issuePath, resultOf } from '../features/workspace/savedIssue';
 import { SavedIssueActions } from '../features/workspace/SavedIssueActions';
 
 // The form to return to. Signed-in users will go back to /report-issue once auth exists.
@@ -117,15 +120,35 @@ export default function TroubleshootingResults() {
       </Container>
     );
   }
-  return <Results key={resultKey(done.result, done.issue?.id)} state={done} />;
+  // A saved issue has its own address, which can be bookmarked and opened in another tab.
+  if (done.issue?.id) return <Navigate to={issuePath(done.issue.id)} replace />;
+  return <Results key={resultKey(done.result, done.issue?.id)} result={done.result} issue={done.issue} />;
 }
 
-function Results({ state }: { state: Done }) {
-  const { issue } = state;
+interface ResultsProps {
+  result: TroubleshootingResult;
+  issue: (IssueDetails & { resolvedAt?: string | null }) | null;
+  /** A saved issue after a narrow-it-down answer, as the server now has it. */
+  onSaved?: (issue: Issue) => void;
+  /** Above the title (a way back to the list). */
+  header?: ReactNode;
+}
+
+/**
+ * An analysis and its actions: an unsaved result here, a saved issue at /issues/:id. It opens at
+ * the top of the page with the focus on the summary's heading, whatever the page before scrolled to.
+ */
+export function Results({ result: initial, issue, onSaved, header }: ResultsProps) {
   const { toast } = useToast();
   // The result narrows down when the maker answers a question; its ticks follow the steps by title.
-  const [result, setResult] = useState(state.result);
+  const [result, setResult] = useState(initial);
   const [refining, setRefining] = useState(false);
+  const [outcome, setOutcome] = useState<{ message: string; movedUp: string[] }>({ message: '', movedUp: [] });
+  const summaryHeading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    window.scrollTo?.(0, 0);
+    summaryHeading.current?.focus({ preventScroll: true });
+  }, []);
   const key = resultKey(result, issue?.id);
   // A saved issue's ticks come from the server, so every device agrees; an anonymous result's ticks
   // stay in this browser.
@@ -141,12 +164,13 @@ function Results({ state }: { state: Done }) {
   const asked = (result.questions?.length ?? 0) > 0 || Object.keys(result.answers ?? {}).length > 0;
   const canRefine = issue?.id ? issue.status !== 'resolved' : Boolean(issue && result.refineToken && asked);
 
-  const answer = async (id: string, value: boolean) => {
+  const answer = async (id: string, value: NarrowAnswer) => {
     if (!issue || refining) return;
     setRefining(true);
     try {
+      let saved: Issue | undefined;
       const next = issue.id
-        ? resultOf(await refineIssue(issue.id, { [id]: value }))
+        ? resultOf((saved = await refineIssue(issue.id, { [id]: value })))
         : {
             ...(await refineTroubleshoot({
               ...buildPayload(issue, []),
@@ -156,10 +180,12 @@ function Results({ state }: { state: Done }) {
             refineToken: result.refineToken,
           };
       const ticked = checkedFromTitles(next.steps, titlesOf(result.steps, checked));
+      setOutcome(rerank(result.steps, next.steps));
       setResult(next);
       setChecked(ticked);
       saveCheckedSteps(resultKey(next, issue.id), ticked);
-      showStoredResult(next, issue);
+      if (saved) onSaved?.(saved);
+      else showStoredResult(next, issue);
     } catch (err) {
       toast({ title: 'Could Not Update the Steps', description: refineErrorText(err), variant: 'destructive' });
     } finally {
@@ -186,6 +212,7 @@ function Results({ state }: { state: Done }) {
 
   return (
     <Container maxWidth="md" sx={{ py: { xs: 3, md: 5 } }}>
+      {header}
       <Stack
         direction={{ xs: 'column', sm: 'row' }}
         spacing={2}
@@ -203,11 +230,17 @@ function Results({ state }: { state: Done }) {
       </Stack>
       <Stack spacing={2.5}>
         {link && <ShareBanner link={link} />}
-        <IssueAnalysis summary={result.summary} />
+        <IssueAnalysis summary={result.summary} headingRef={summaryHeading} />
         {canRefine && (
-          <NarrowItDown questions={result.questions ?? []} answers={result.answers ?? {}} busy={refining} onAnswer={(id, v) => void answer(id, v)} />
+          <NarrowItDown
+            questions={result.questions ?? []}
+            answers={result.answers ?? {}}
+            busy={refining}
+            outcome={outcome.message}
+            onAnswer={(id, v) => void answer(id, v)}
+          />
         )}
-        <RecommendedSolutions steps={result.steps} checked={checked} onToggle={toggle} />
+        <RecommendedSolutions steps={result.steps} checked={checked} onToggle={toggle} movedUp={outcome.movedUp} />
         <AdditionalTips tips={result.additionalTips} />
         {issue && <OriginalIssueDetails issue={issue} />}
         {/* Signed in: Mark as Resolved, Resolution Notes, Return to Dashboard (issue 6). */}
