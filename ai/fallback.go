@@ -25,9 +25,12 @@ const (
 // ErrUnavailable and the cause, and its message names the provider, e.g.
 // "Gemini AI provider unavailable (timeout): ...".
 type ProviderError struct {
-	Provider string // "Gemini"
+	Provider string // display name: "Gemini", "OpenAI-compatible"
 	Reason   string // one of the Reason constants
 	Err      error
+	// Engine (EngineGemini, EngineOpenAI) and Model name the remote model
+	// that failed; an empty Engine is Gemini's.
+	Engine, Model string
 }
 
 func (e *ProviderError) Error() string {
@@ -86,23 +89,38 @@ func FallbackCounts() map[string]int64 {
 	return m
 }
 
+// Remote is an analyzer that asks a remote model.
+type Remote interface {
+	Analyzer
+	// Answerer names the engine (EngineGemini, EngineOpenAI), the model
+	// and the provider as the maker reads it ("Gemini").
+	Answerer() (engine, model, provider string)
+}
+
 type withFallback struct {
-	primary  Analyzer
-	fallback Analyzer
-	enabled  bool
-	log      *slog.Logger
+	primary                 Analyzer
+	fallback                Analyzer
+	enabled                 bool
+	log                     *slog.Logger
+	engine, model, provider string // the primary's, from Remote
 }
 
 // WithFallback returns an Analyzer that asks primary first. When primary
 // fails, it logs why, counts the reason (FallbackCounts) and returns
-// fallback's result; with enabled false it returns the failure instead, as
-// an error wrapping ErrUnavailable whose message names the Gemini AI
-// provider.
+// fallback's result, marked EngineFallback with the failed engine and
+// model; with enabled false it returns the failure instead, as a
+// *ProviderError wrapping ErrUnavailable whose message names the provider
+// (Gemini unless primary is a Remote that says otherwise).
 func WithFallback(primary, fallback Analyzer, enabled bool, log *slog.Logger) Analyzer {
 	if log == nil {
 		log = slog.Default()
 	}
-	return &withFallback{primary: primary, fallback: fallback, enabled: enabled, log: log}
+	w := &withFallback{primary: primary, fallback: fallback, enabled: enabled, log: log,
+		engine: EngineGemini, provider: geminiProvider}
+	if r, ok := primary.(Remote); ok {
+		w.engine, w.model, w.provider = r.Answerer()
+	}
+	return w
 }
 
 func (w *withFallback) Analyze(ctx context.Context, req Request) (*Result, error) {
@@ -114,15 +132,16 @@ func (w *withFallback) Analyze(ctx context.Context, req Request) (*Result, error
 	reason := failureReason(err)
 	var pe *ProviderError
 	if !errors.As(err, &pe) {
-		err = &ProviderError{Provider: "Gemini", Reason: reason, Err: err}
+		pe = &ProviderError{Provider: w.provider, Reason: reason, Err: err, Engine: w.engine, Model: w.model}
+		err = pe
 	}
 	fallbacks.add(reason)
 	if !w.enabled || w.fallback == nil {
-		w.log.Warn("AI analysis failed, fallback off",
+		w.log.Warn("AI analysis failed, fallback off", "provider", pe.Provider,
 			"reason", reason, "error", err.Error(), "elapsed", time.Since(start))
 		return nil, err
 	}
-	w.log.Warn("AI analysis failed, using the built-in engine",
+	w.log.Warn("AI analysis failed, using the built-in engine", "provider", pe.Provider,
 		"reason", reason, "error", err.Error(), "elapsed", time.Since(start))
 	res, fbErr := w.fallback.Analyze(ctx, req)
 	if fbErr != nil {
@@ -131,6 +150,12 @@ func (w *withFallback) Analyze(ctx context.Context, req Request) (*Result, error
 	}
 	// A copy: the fallback's result may be shared (a cache, a stub), so it is not written to.
 	out := *res
-	out.Engine = EngineFallback
+	out.Engine, out.Model, out.FallbackFrom = EngineFallback, w.model, w.engine
 	return &out, nil
+}
+
+// Answerer names the primary (Remote), so that a failure it returns is
+// counted under its engine.
+func (w *withFallback) Answerer() (engine, model, provider string) {
+	return w.engine, w.model, w.provider
 }
