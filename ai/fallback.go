@@ -55,39 +55,44 @@ func failureReason(err error) string {
 	}
 }
 
-// fallbackCounter counts primary failures by reason class.
+// fallbackCounter counts primary failures by engine and reason class.
 type fallbackCounter struct {
 	mu     sync.Mutex
-	counts map[string]int64
+	counts map[string]map[string]int64 // engine -> reason -> count
 }
 
-func (c *fallbackCounter) add(reason string) {
+func (c *fallbackCounter) add(engine, reason string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.counts == nil {
-		c.counts = make(map[string]int64)
+		c.counts = make(map[string]map[string]int64)
 	}
-	c.counts[reason]++
+	if c.counts[engine] == nil {
+		c.counts[engine] = make(map[string]int64)
+	}
+	c.counts[engine][reason]++
 }
 
-func (c *fallbackCounter) snapshot() map[string]int64 {
+func (c *fallbackCounter) snapshot(engine string) map[string]int64 {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return maps.Clone(c.counts)
-}
-
-var fallbacks fallbackCounter
-
-// FallbackCounts reports, per reason class, how many analyses the primary
-// analyzer of WithFallback failed since start: each was answered by the
-// fallback, or with an error when the fallback is off. The map is a copy.
-func FallbackCounts() map[string]int64 {
-	m := fallbacks.snapshot()
+	m := maps.Clone(c.counts[engine])
 	if m == nil {
 		m = map[string]int64{}
 	}
 	return m
 }
+
+var fallbacks fallbackCounter
+
+// FailureCounts reports, per reason class, how many analyses the remote
+// engine (EngineGemini, EngineOpenAI) failed as the primary analyzer of
+// WithFallback since start: each was answered by the fallback, or with an
+// error when the fallback is off. The map is a copy.
+func FailureCounts(engine string) map[string]int64 { return fallbacks.snapshot(engine) }
+
+// FallbackCounts is FailureCounts of Gemini.
+func FallbackCounts() map[string]int64 { return FailureCounts(EngineGemini) }
 
 // Remote is an analyzer that asks a remote model.
 type Remote interface {
@@ -135,7 +140,7 @@ func (w *withFallback) Analyze(ctx context.Context, req Request) (*Result, error
 		pe = &ProviderError{Provider: w.provider, Reason: reason, Err: err, Engine: w.engine, Model: w.model}
 		err = pe
 	}
-	fallbacks.add(reason)
+	fallbacks.add(w.engine, reason)
 	if !w.enabled || w.fallback == nil {
 		w.log.Warn("AI analysis failed, fallback off", "provider", pe.Provider,
 			"reason", reason, "error", err.Error(), "elapsed", time.Since(start))
