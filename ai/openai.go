@@ -160,7 +160,7 @@ func (o *OpenAI) Analyze(ctx context.Context, req Request) (*Result, error) {
 		case errors.As(err, &apiErr) && apiErr.StatusCode == http.StatusBadRequest && o.adapt(&mode, apiErr):
 			o.log.Warn("OpenAI-compatible server refused the request, asking differently",
 				"error", pe.Err.Error(), "json_object", mode.jsonObject, "temperature", !mode.noTemperature)
-		case pe.Reason == ReasonInvalidReply && !invalidRetried && !errors.Is(pe.Err, errOpenAINoChoice):
+		case pe.Reason == ReasonInvalidReply && !invalidRetried && !errors.Is(pe.Err, errOpenAINoChoice) && !errors.Is(pe.Err, errOpenAIBodyTooLarge):
 			invalidRetried = true
 			o.log.Warn("OpenAI-compatible reply invalid, asking again", "error", pe.Err.Error(), "attempt", attempt)
 		default:
@@ -339,6 +339,9 @@ func (o *OpenAI) classify(ctx context.Context, err error) *ProviderError {
 		pe.Err = fmt.Errorf("HTTP %d: %s", apiErr.StatusCode, o.hideKey(geminiClip(apiErr.Message, 300)))
 	case errors.Is(err, errOpenAIBodyTooLarge):
 		pe.Reason, pe.Err = ReasonInvalidReply, errOpenAIBodyTooLarge
+	case errors.As(err, new(*json.SyntaxError)) || errors.As(err, new(*json.UnmarshalTypeError)):
+		// A 200 whose body is not a chat completion (a proxy's error page).
+		pe.Reason, pe.Err = ReasonInvalidReply, fmt.Errorf("answer is not a chat completion: %w", err)
 	case errors.Is(ctx.Err(), context.DeadlineExceeded):
 		pe.Reason = ReasonTimeout
 		pe.Err = fmt.Errorf("no answer within %s", o.timeout)
