@@ -25,6 +25,12 @@ export interface TroubleshootingResult {
   questions?: NarrowQuestion[];
   /** Answers given so far, by question id. */
   answers?: Record<string, boolean>;
+  /** Who answered: the built-in engine, Gemini, the operator's OpenAI-compatible model, or the built-in engine after the model failed. */
+  engine?: 'built-in' | 'gemini' | 'openai' | 'fallback';
+  /** The remote model that answered (or, with engine fallback, the one that failed). */
+  model?: string;
+  /** With engine fallback: the engine that failed. */
+  fallbackFrom?: 'gemini' | 'openai';
   /** Lets an anonymous result be narrowed down without spending a credit. */
   refineToken?: string;
   /** The server's signature: only results it made can be shared. */

@@ -33,6 +33,7 @@ import {
   TIMEOUT_MS,
   type AnalysisState,
 } from '../features/troubleshoot/session';
+import { AnsweredBy } from '../features/troubleshoot/AnsweredBy';
 import { ShareBanner } from '../features/troubleshoot/ShareBanner';
 import { useShareLink } from '../features/troubleshoot/useShareLink';
 import { issueErrorToast, SUBMIT_DEFAULT_ERROR } from '../features/workspace/issueErrors';
@@ -200,6 +201,7 @@ function Results({ state }: { state: Done }) {
       <Stack spacing={2.5}>
         {link && <ShareBanner link={link} />}
         <IssueAnalysis summary={result.summary} />
+        <AnsweredBy result={result} />
         {canRefine && (
           <NarrowItDown questions={result.questions ?? []} answers={result.answers ?? {}} busy={refining} onAnswer={(id, v) => void answer(id, v)} />
         )}
