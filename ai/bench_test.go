@@ -243,3 +243,46 @@ func BenchmarkNewEngine(b *testing.B) {
 		}
 	}
 }
+
+// attachmentBenchRequest is a request with a realistic klippy.log (about
+// 19 KB: config dump, Stats lines, a shutdown) and an M503 dump from the
+// training set of attachment cases.
+func attachmentBenchRequest(b *testing.B) Request {
+	b.Helper()
+	cases := loadEvalCases(b, "testdata/attach/train.json")
+	var log, m503 Attachment
+	for _, c := range cases {
+		switch c.ID {
+		case "a-ender3pro-extruder-max-power-limited":
+			log = c.Attachments[0]
+		case "a-m-ender3v2-bltouch-probe-offset-positive":
+			m503 = c.Attachments[0]
+		}
+	}
+	if log.Text == "" || m503.Text == "" {
+		b.Fatal("training cases not found")
+	}
+	return Request{Category: "heating-issues", PrinterBrand: "Creality Ender 3 Pro",
+		Description: "PLA works but the nozzle takes long to heat; PETG at 240 stalls a bit over 200 and the printer shuts down with a heating error.",
+		Attachments: []Attachment{log, m503}}
+}
+
+func BenchmarkAnalyzeAttachments(b *testing.B) {
+	e, err := NewEngine()
+	if err != nil {
+		b.Fatal(err)
+	}
+	req := attachmentBenchRequest(b)
+	b.SetBytes(int64(len(req.Attachments[0].Text) + len(req.Attachments[1].Text)))
+	ctx := context.Background()
+	if _, err := e.Analyze(ctx, req); err != nil { // loads the example configs once
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := e.Analyze(ctx, req); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

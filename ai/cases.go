@@ -45,6 +45,9 @@ type Case struct {
 	Observations []string `json:"observations,omitempty"`
 	// Answers are the narrow-it-down questions the thread answers, by id.
 	Answers map[string]bool `json:"answers,omitempty"`
+	// Attachments are the printer's files the maker attached (evaluation
+	// cases where a log or config decides the fix).
+	Attachments []Attachment `json:"attachments,omitempty"`
 }
 
 // Request returns the request a maker would have sent for c.
@@ -53,7 +56,7 @@ func (c Case) Request() Request {
 		Category: c.Category, Description: c.Description, Material: c.Material,
 		NozzleTemp: c.NozzleTemp, BedTemp: c.BedTemp, LayerHeight: c.LayerHeight,
 		PrintSpeed: c.PrintSpeed, Infill: c.Infill, PrinterBrand: c.Printer, NozzleSize: c.NozzleSize,
-		Answers: c.Answers,
+		Answers: c.Answers, Attachments: c.Attachments,
 	}
 }
 

@@ -28,10 +28,12 @@ type Engine struct {
 	idf      map[string]float64
 	rank     []int // position of each mode within its category
 
-	cases    *caseIndex        // the embedded case base
-	local    localCases        // this server's confirmed steps
-	fixByRef map[string][2]int // fixRef -> mode and fix index
-	titles   *fixTitles        // fix titles, for the cases' patterns
+	cases     *caseIndex        // the embedded case base
+	local     localCases        // this server's confirmed steps
+	fixByRef  map[string][2]int // fixRef -> mode and fix index
+	titles    *fixTitles        // fix titles, for the cases' patterns
+	factRules []factRule        // every rule on the facts of attached files
+	factKeys  map[string]bool   // the keys those rules use
 }
 
 type termEntry struct {
@@ -154,6 +156,7 @@ func newEngineFS(fsys, caseFS fs.FS) (*Engine, error) {
 		}
 	}
 	e.index()
+	e.compileFactRules()
 	e.titles = newFixTitles(kb.modes)
 	var cases []Case
 	if caseFS != nil {
@@ -323,12 +326,15 @@ type analysis struct {
 	toks   []token
 	ranked []scored        // best first
 	votes  *caseVote       // what the nearest solved cases say; nil: none close
+	ev     *evidence       // what the attached files show; nil: none
 	cands  []candidateStep // room for the candidate steps, reused
 }
 
 // prepare resolves the material and printer and ranks the modes.
 func (e *Engine) prepare(req *Request) *analysis {
+	files := readFiles(req) // also fills settings the maker did not type
 	a := &analysis{e: e, req: req, facts: e.facts(req)}
+	a.ev = e.evaluate(files, a.facts)
 	a.toks = e.spell.analyze(req.Description)
 	a.votes = e.vote(req, a.toks, a.facts.printer)
 	var boost []float64
@@ -336,6 +342,7 @@ func (e *Engine) prepare(req *Request) *analysis {
 		boost = a.votes.mode
 	}
 	a.ranked = e.rankModes(req, a.toks, a.facts, boost)
+	a.ev.applyToModes(a.ranked)
 	return a
 }
 
@@ -627,6 +634,9 @@ func (a *analysis) modeFixes(mi int) []kbFix {
 // printer and material.
 func (a *analysis) fixDescription(f kbFix) string {
 	parts := []string{f.Description}
+	if n := a.ev.note(f); n != "" {
+		parts = []string{n, f.Description}
+	}
 	notes := a.facts.valueNotes(f.Values)
 	if len(notes) == 0 && f.retract {
 		switch a.facts.extruder {
@@ -686,13 +696,14 @@ func (a *analysis) steps() ([]Step, []ruleStep) {
 				fix:   f,
 				key:   f.key,
 				ref:   f.ref,
-				score: base*d + a.fixVote(s.mode, fi, top),
+				score: a.ev.fixScore(s.mode, fi, base*d, top) + a.fixVote(s.mode, fi, top),
 				mode:  s.mode,
 			})
 			added[[2]int{s.mode, fi}] = true
 		}
 	}
 	cands = append(cands, a.caseSteps(added, top)...)
+	cands = append(cands, a.factSteps(added, top)...)
 
 	rules := a.facts.ruleSteps()
 	var covered []fixDirection
@@ -1029,10 +1040,14 @@ func (a *analysis) summary(rules []ruleStep) string {
 	} else {
 		top := a.ranked[0]
 		m := a.e.kb.modes[top.mode]
-		if top.text > 0 {
+		note := a.ev.summaryNote(top.mode) // the file line that decided it
+		if top.text > 0 || note != "" {
 			fmt.Fprintf(&b, "This looks most like %s (%s). %s", lowerFirst(m.Name), CategoryLabels[m.Category], sentence(m.Summary))
 			if ev := uniq(top.evidence); len(ev) > 0 {
 				fmt.Fprintf(&b, " Your description mentions %s.", quoteList(ev, 4))
+			}
+			if note != "" {
+				b.WriteString(" " + note)
 			}
 		} else {
 			label := CategoryLabels[a.req.Category]

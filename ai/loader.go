@@ -47,6 +47,11 @@ func LoadEngine(build func() (*Engine, error)) *EngineLoader {
 		if l.e == nil && l.err == nil {
 			l.err = errors.New("build the engine: no engine")
 		}
+		if l.err == nil {
+			// The example configs, once the engine serves: the first
+			// request with a printer config need not wait for them.
+			go func() { _, _ = loadStock() }()
+		}
 	}()
 	return l
 }

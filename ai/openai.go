@@ -17,7 +17,7 @@ import (
 
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
-	"github.com/openai/openai-go/v3/shared"
+	oashared "github.com/openai/openai-go/v3/shared"
 )
 
 // DefaultOpenAITimeout bounds one analysis by an OpenAI-compatible server:
@@ -199,7 +199,7 @@ func (o *OpenAI) learn(mode openAIMode) {
 // photos a list of parts (image_url data URLs). Photos go only to a model
 // that sees them; another is told how many there are.
 func (o *OpenAI) userMessage(req Request) openai.ChatCompletionMessageParamUnion {
-	text := requestPrompt(req, o.vision)
+	text := requestPrompt(req, o.vision, groundingFactKeys(o.grounder))
 	var cands []Candidate
 	if o.grounder != nil {
 		cands = o.grounder.Candidates(req, geminiGroundingCount)
@@ -229,10 +229,10 @@ func (o *OpenAI) params(user openai.ChatCompletionMessageParamUnion, mode openAI
 	if mode.jsonObject {
 		schema, _ := json.Marshal(openAIResultSchema())
 		system += "\n\nThe reply is one JSON object of this JSON schema, nothing before or after it:\n" + string(schema)
-		p.ResponseFormat = openai.ChatCompletionNewParamsResponseFormatUnion{OfJSONObject: &shared.ResponseFormatJSONObjectParam{}}
+		p.ResponseFormat = openai.ChatCompletionNewParamsResponseFormatUnion{OfJSONObject: &oashared.ResponseFormatJSONObjectParam{}}
 	} else {
-		p.ResponseFormat = openai.ChatCompletionNewParamsResponseFormatUnion{OfJSONSchema: &shared.ResponseFormatJSONSchemaParam{
-			JSONSchema: shared.ResponseFormatJSONSchemaJSONSchemaParam{
+		p.ResponseFormat = openai.ChatCompletionNewParamsResponseFormatUnion{OfJSONSchema: &oashared.ResponseFormatJSONSchemaParam{
+			JSONSchema: oashared.ResponseFormatJSONSchemaJSONSchemaParam{
 				Name:   "diagnosis",
 				Strict: openai.Bool(true),
 				Schema: openAIResultSchema(),

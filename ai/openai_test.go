@@ -355,7 +355,7 @@ func TestOpenAIRequest(t *testing.T) {
 		for _, want := range []string{
 			"First Layer Problems", req.Description, "Material: PETG", "Nozzle temperature: 235 °C", "Printer: Prusa MK4",
 			"Raise retraction to 1.2 mm", "Nozzle too far from the bed", "Z offset too high", "Retraction length: 0.8 mm",
-			`Attachment 1: "klippy.log"`, "ADC out of range",
+			`Attachment 1: "klippy.log"`, "ADC out of range", "Facts read from the attached files",
 		} {
 			if !strings.Contains(text, want) {
 				t.Errorf("vision %v: request text lacks %q:\n%s", vision, want, text)

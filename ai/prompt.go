@@ -12,8 +12,9 @@ import (
 // requestPrompt is everything known about the failed print as text: the
 // category, the description, the settings, the printer, earlier fixes,
 // excerpts of the attached files and a line about the photos.
-// photosFollow says whether the photos are sent after this text.
-func requestPrompt(req Request, photosFollow bool) string {
+// photosFollow says whether the photos are sent after this text; keys are
+// the fact keys the knowledge base has rules for (groundingFactKeys).
+func requestPrompt(req Request, photosFollow bool, keys map[string]bool) string {
 	var b strings.Builder
 	label := CategoryLabels[req.Category]
 	if label == "" {
@@ -74,6 +75,7 @@ func requestPrompt(req Request, photosFollow bool) string {
 		writeGeminiList(&b, "Fixes that worked before on this printer", history, "")
 	}
 
+	writeGeminiFacts(&b, req.Attachments, keys)
 	writeGeminiAttachments(&b, req.Attachments)
 
 	switch n := len(req.Photos); {
@@ -107,4 +109,13 @@ func photoMIME(p Photo) string {
 		return "image/jpeg"
 	}
 	return p.MIMEType
+}
+
+// groundingFactKeys are the fact keys the grounding engine's knowledge
+// uses, nil without an engine.
+func groundingFactKeys(g Grounder) map[string]bool {
+	if fk, ok := g.(interface{ FactKeys() map[string]bool }); ok {
+		return fk.FactKeys()
+	}
+	return nil
 }
