@@ -54,6 +54,8 @@ func TestResultBodyIsTheResultsJSON(t *testing.T) {
 			AdditionalTips: []string{"\t\n\r", "\u007f"},
 			Questions:      []ai.Question{{ID: "q<1>", Text: "Is it & so?"}},
 			Answers:        map[string]ai.Answer{"z": ai.AnswerYes, "a": ai.AnswerNo, "<m>": ai.AnswerUnsure}},
+		&ai.Result{Summary: "s", Engine: ai.EngineOpenAI, Model: "qwen2.5:7b <&>"},
+		&ai.Result{Summary: "s", Engine: ai.EngineFallback, Model: "llama3.2-vision", FallbackFrom: ai.EngineOpenAI},
 	)
 	e := echo.New()
 	for i, res := range results {
@@ -135,6 +137,8 @@ func TestResultTypesAreTheOnesEncoded(t *testing.T) {
 	for typ, want := range map[reflect.Type][]string{
 		reflect.TypeFor[ai.Step]():     {`json:"title"`, `json:"description"`, `json:"priority"`},
 		reflect.TypeFor[ai.Question](): {`json:"id"`, `json:"text"`},
+		reflect.TypeFor[ai.Result](): {`json:"summary"`, `json:"steps"`, `json:"additionalTips"`, `json:"questions,omitempty"`,
+			`json:"answers,omitempty"`, `json:"engine,omitempty"`, `json:"model,omitempty"`, `json:"fallbackFrom,omitempty"`},
 	} {
 		var got []string
 		for f := range typ.Fields() {

@@ -67,8 +67,10 @@ func (h *shareAPI) create(c echo.Context) error {
 	} else if !ok {
 		return apiErr(http.StatusBadRequest, "NOT_OUR_RESULT", "Only results made on this server can be shared here. Run the analysis again and share its result.")
 	}
-	// A guide shows the steps; the questions that narrowed them stay private.
+	// A guide shows the steps; the questions that narrowed them and which
+	// engine answered (not signed) stay private.
 	res.Questions, res.Answers = nil, nil
+	res.Engine, res.Model, res.FallbackFrom = "", "", ""
 	if ok, err := h.limiter.allow(c.Request().Context(), limiterKey("ip", clientIP(c))); err != nil {
 		return err
 	} else if !ok {

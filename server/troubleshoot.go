@@ -183,8 +183,12 @@ func (t *troubleshootAPI) refund(ctx context.Context, now time.Time, keys ...str
 // is a 503 naming it, so the app shows SPEC section 8's text.
 func analysisErr(err error) error {
 	if errors.Is(err, ai.ErrUnavailable) {
+		provider := "Gemini"
+		if pe := (*ai.ProviderError)(nil); errors.As(err, &pe) && pe.Engine == ai.EngineOpenAI {
+			provider = "the model " + pe.Model
+		}
 		return &APIError{Status: http.StatusServiceUnavailable, Code: CodeAIUnavailable,
-			Message: "The AI provider (Gemini) is currently unavailable. AI analysis service is currently unavailable. Please try again later."}
+			Message: "The AI provider (" + provider + ") is currently unavailable. AI analysis service is currently unavailable. Please try again later."}
 	}
 	if errors.Is(err, context.Canceled) {
 		return apiErr(499, "CLIENT_CLOSED", "The request was cancelled.")

@@ -28,6 +28,12 @@ export interface TroubleshootingResult {
   questions?: NarrowQuestion[];
   /** Answers given so far, by question id. */
   answers?: Record<string, NarrowAnswer>;
+  /** Who answered: the built-in engine, Gemini, the operator's OpenAI-compatible model, or the built-in engine after the model failed. */
+  engine?: 'built-in' | 'gemini' | 'openai' | 'fallback';
+  /** The remote model that answered (or, with engine fallback, the one that failed). */
+  model?: string;
+  /** With engine fallback: the engine that failed. */
+  fallbackFrom?: 'gemini' | 'openai';
   /**
    * Binds an anonymous result's inputs for 24 hours: it lets the result be narrowed down without
    * spending a credit, and saved to the account the maker signs up for.

@@ -37,6 +37,7 @@ import {
   type IssueDetails,
 } from '../features/troubleshoot/session';
 import { markSaveAfterSignUp } from '../features/troubleshoot/saveAfterSignUp';
+import { AnsweredBy } from '../features/troubleshoot/AnsweredBy';
 import { ShareBanner } from '../features/troubleshoot/ShareBanner';
 import { useShareLink } from '../features/troubleshoot/useShareLink';
 import { issueErrorToast, SUBMIT_DEFAULT_ERROR } from '../features/workspace/issueErrors';
@@ -231,6 +232,7 @@ export function Results({ result: initial, issue, onSaved, header }: ResultsProp
       <Stack spacing={2.5}>
         {link && <ShareBanner link={link} />}
         <IssueAnalysis summary={result.summary} headingRef={summaryHeading} />
+        <AnsweredBy result={result} />
         {canRefine && (
           <NarrowItDown
             questions={result.questions ?? []}

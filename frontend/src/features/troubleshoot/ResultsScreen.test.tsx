@@ -233,6 +233,23 @@ describe('results screen', () => {
     expect(screen.getByText('Diagnosed').nextSibling).toHaveTextContent('Stringing & Oozing');
   });
 
+  it('names the engine or model that answered in a small caption', () => {
+    for (const [answered, want] of [
+      [{ engine: 'openai', model: 'qwen2.5vl:7b' }, 'Answered by qwen2.5vl:7b'],
+      [{ engine: 'gemini', model: 'gemini-2.5-flash' }, 'Answered by Gemini (gemini-2.5-flash)'],
+      [{ engine: 'built-in' }, 'Answered by the built-in engine'],
+      [{ engine: 'fallback', model: 'llama3.2', fallbackFrom: 'openai' }, 'Answered by the built-in engine (llama3.2 did not answer)'],
+    ] as const) {
+      showStoredResult({ ...result, ...answered }, issue);
+      const { unmount } = renderResults();
+      expect(screen.getByTestId('answered-by')).toHaveTextContent(want);
+      unmount();
+    }
+    showStoredResult(result, issue);
+    renderResults();
+    expect(screen.queryByTestId('answered-by')).toBeNull();
+  });
+
   it('offers no questions on a result that cannot be narrowed down', () => {
     showStoredResult({ ...result, questions: [{ id: 'one-spool', text: 'Only one spool?' }] }, issue);
     renderResults();
