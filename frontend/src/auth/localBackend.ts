@@ -2,6 +2,7 @@
 // localStorage with its expiry and counted as expired 30 s early.
 import { config } from '../config';
 import { localLogin, localLogout, localPasswordReset, localSignup, type LocalSession } from './localApi';
+import { markSessionEnded } from './sessionEnded';
 import { isExpiring, type AuthBackend, type IdentityUser } from './types';
 
 export const SESSION_STORAGE_KEY = 'layerfix.session';
@@ -56,6 +57,7 @@ export function createLocalBackend(options: LocalBackendOptions = {}): AuthBacke
     const s = parseStored(storage.getItem(SESSION_STORAGE_KEY));
     if (s && isExpiring(s.expiresAt, now())) {
       storage.removeItem(SESSION_STORAGE_KEY);
+      markSessionEnded();
       return null;
     }
     if (!s) storage.removeItem(SESSION_STORAGE_KEY);
@@ -133,6 +135,7 @@ export function createLocalBackend(options: LocalBackendOptions = {}): AuthBacke
     },
 
     sessionRejected() {
+      markSessionEnded();
       save(null);
     },
   };
