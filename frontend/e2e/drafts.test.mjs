@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import { newPage } from './browser.mjs';
-import { resultsDir, signIn, signUpViaApi, useServerAndBrowser } from './helpers.mjs';
+import { axeViolations, resultsDir, signIn, signUpViaApi, useServerAndBrowser } from './helpers.mjs';
 
 const SIZES = [
   { name: 'phone', width: 390, height: 844 },
@@ -55,6 +55,7 @@ describe('drafts survive failed analyses', () => {
         await page.getByTestId('form-failure').getByText(expected).waitFor({ timeout: 15_000 });
         await assertFormKept(page, description);
         await noOverflow(page);
+        if (status === 503) assert.deepEqual(await axeViolations(page), []);
         if (status === 503) await page.screenshot({ path: path.join(resultsDir, `draft-failure-${size.width}.png`), fullPage: false });
         // A reload brings the same draft back.
         await page.reload();
@@ -129,6 +130,7 @@ describe('drafts survive failed analyses', () => {
       await page.waitForURL('**/login');
       await page.getByTestId('auth-success').getByText(/You were signed out/).waitFor();
       await noOverflow(page);
+      assert.deepEqual(await axeViolations(page), []);
       await page.screenshot({ path: path.join(resultsDir, `draft-signed-out-${size.width}.png`) });
       await page.getByLabel('Email').fill(email);
       await page.getByLabel(/^Password/).fill(password);
