@@ -2,14 +2,10 @@
 // them over without moving anything, and axe-core finds no violations on any screen, signed in
 // and out, light and dark.
 import assert from 'node:assert/strict';
-import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { describe, test } from 'node:test';
 import { newPage } from './browser.mjs';
-import { signIn, signUpViaApi, useServerAndBrowser } from './helpers.mjs';
+import { axeViolations, signIn, signUpViaApi, useServerAndBrowser } from './helpers.mjs';
 
-const require = createRequire(import.meta.url);
-const axeSource = await readFile(require.resolve('axe-core/axe.min.js'), 'utf8');
 
 // The prerendered screens and a text each one shows in its HTML, before any JavaScript.
 const PRERENDERED = [
@@ -30,13 +26,6 @@ function layout() {
       const text = e.children.length ? '' : e.textContent;
       return `${e.tagName} ${Math.round(r.x)},${Math.round(r.y)} ${Math.round(r.width)}x${Math.round(r.height)} ${text}`;
     });
-}
-
-async function axeViolations(page) {
-  // Evaluated through the DevTools protocol: the page's CSP allows no inline script.
-  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource);
-  const result = await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
-  return result.violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
 
 describe('pages on a phone', () => {

@@ -194,7 +194,7 @@ export class UploadError extends Error {
   readonly status: number | null;
 
   constructor(cause: unknown) {
-    super('Failed to upload images');
+    super('Failed to upload images', { cause });
     this.name = 'UploadError';
     this.status = cause instanceof ApiError ? cause.status : null;
     const details = cause instanceof ApiError ? cause.details : null;

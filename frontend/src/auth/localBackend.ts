@@ -3,6 +3,7 @@
 import { changeLocalEmail, changeLocalPassword, deleteMyAccount } from '../api/client';
 import { config } from '../config';
 import { localLogin, localLogout, localPasswordReset, localSignup, type LocalSession } from './localApi';
+import { markSessionEnded } from './sessionEnded';
 import { isExpiring, type AuthBackend, type IdentityUser } from './types';
 
 export const SESSION_STORAGE_KEY = 'layerfix.session';
@@ -57,6 +58,7 @@ export function createLocalBackend(options: LocalBackendOptions = {}): AuthBacke
     const s = parseStored(storage.getItem(SESSION_STORAGE_KEY));
     if (s && isExpiring(s.expiresAt, now())) {
       storage.removeItem(SESSION_STORAGE_KEY);
+      markSessionEnded();
       return null;
     }
     if (!s) storage.removeItem(SESSION_STORAGE_KEY);
@@ -134,6 +136,7 @@ export function createLocalBackend(options: LocalBackendOptions = {}): AuthBacke
     },
 
     sessionRejected() {
+      markSessionEnded();
       save(null);
     },
 

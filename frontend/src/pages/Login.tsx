@@ -22,6 +22,7 @@ import { useToast } from '../components/Toast';
 import { authErrorMessage, failureCode, resetErrorMessage, toAuthFailure } from '../auth/errors';
 import { localPasswordUpdate, localVerifyEmail } from '../auth/localApi';
 import { actionLinkOf, capturedActionLink, forgetActionLink, scrubAddressBar } from '../addressBar';
+import { forgetSessionEnded } from '../auth/sessionEnded';
 import { useAuth, useAuthActions } from '../auth/useAuth';
 import type { Issue } from '../api/client';
 import type { SignUpResult } from '../auth/types';
@@ -114,7 +115,10 @@ function LoginScreen() {
   const actions = useAuthActions();
   const { toast } = useToast();
   const navigate = useNavigate();
-  const location = useLocation() as Location<{ from?: Location; notice?: string } | null>;
+  const location = useLocation() as Location<{ from?: Location; notice?: string; signedOut?: boolean } | null>;
+  // A session that ended by itself has been explained once it is shown here.
+  const signedOutNotice = location.state?.signedOut === true;
+  useEffect(forgetSessionEnded, []);
   const [params] = useSearchParams();
   const localMode = actions.mode === 'local';
   // A reset or verification link's code left the address bar before the app started (so it never
@@ -336,7 +340,7 @@ function LoginScreen() {
             </Alert>
           )}
           {success && (
-            <Alert severity="success" data-testid="auth-success">
+            <Alert severity={signedOutNotice && success === location.state?.notice ? 'warning' : 'success'} data-testid="auth-success">
               {success}
             </Alert>
           )}

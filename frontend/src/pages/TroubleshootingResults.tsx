@@ -20,7 +20,9 @@ import { rerank } from '../features/troubleshoot/rerank';
 import { refineErrorText } from '../features/troubleshoot/errors';
 import { buildPayload } from '../features/troubleshoot/submit';
 import { checkedFromTitles, loadCheckedSteps, resultKey, saveCheckedSteps, titlesOf, toggleStep } from '../features/troubleshoot/checkedSteps';
-import { analysisErrorToast, ANALYSIS_FAILED, DEFAULT_ANALYSIS_ERROR } from '../features/troubleshoot/errors';
+import { analysisErrorToast, ANALYSIS_FAILED, DEFAULT_ANALYSIS_ERROR, parseHttpError, type ToastText } from '../features/troubleshoot/errors';
+import type { FailureState } from '../features/troubleshoot/preflight';
+import { useEndSession } from '../auth/useEndSession';
 import {
   AdditionalTips,
   IssueAnalysis,
@@ -57,6 +59,7 @@ function useAnalysisResult(): Done | null {
   const { toast } = useToast();
   // Signed-in users return to /report-issue with the messages of SPEC section 8 "Issue submission".
   const { user } = useAuth();
+  const endSession = useEndSession();
   const formPath = user ? '/report-issue' : FORM_PATH;
   const errorToast = user ? issueErrorToast : analysisErrorToast;
   const [done, setDone] = useState<Done | null>(() => {
@@ -66,6 +69,11 @@ function useAnalysisResult(): Done | null {
 
   useEffect(() => {
     if (done) return;
+    // The form comes back with its draft and says why the analysis did not happen.
+    const backToForm = (failure: ToastText) => {
+      toast({ ...failure, variant: 'destructive' });
+      navigate(formPath, { replace: true, state: { failure } satisfies FailureState });
+    };
     const check = () => {
       const s = readAnalysis();
       switch (s.kind) {
@@ -74,14 +82,17 @@ function useAnalysisResult(): Done | null {
           return true;
         case 'failed':
           clearAnalysis();
-          toast({ ...errorToast(s.error), variant: 'destructive' });
-          navigate(formPath, { replace: true });
+          if (user && parseHttpError(s.error)?.status === 401) {
+            toast({ ...errorToast(s.error), variant: 'destructive' });
+            endSession();
+          } else {
+            backToForm(errorToast(s.error));
+          }
           return true;
         case 'waiting':
           if (s.lost || Date.now() - s.startedAt > TIMEOUT_MS) {
             clearAnalysis();
-            toast({ title: ANALYSIS_FAILED, description: user ? SUBMIT_DEFAULT_ERROR : DEFAULT_ANALYSIS_ERROR, variant: 'destructive' });
-            navigate(formPath, { replace: true });
+            backToForm({ title: ANALYSIS_FAILED, description: user ? SUBMIT_DEFAULT_ERROR : DEFAULT_ANALYSIS_ERROR });
             return true;
           }
           return false;
@@ -95,7 +106,7 @@ function useAnalysisResult(): Done | null {
       if (check()) clearInterval(timer);
     }, POLL_INTERVAL_MS);
     return () => clearInterval(timer);
-  }, [done, navigate, toast, formPath, errorToast, user]);
+  }, [done, navigate, toast, formPath, errorToast, user, endSession]);
 
   return done;
 }
