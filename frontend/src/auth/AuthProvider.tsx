@@ -244,6 +244,8 @@ export function AuthProvider({ backend: injected, children }: { backend?: AuthBa
           }
         : undefined,
       sendPasswordReset: (email) => backend.sendPasswordReset(email),
+      verifyEmail: (oobCode) => backend.verifyEmail(oobCode),
+      updatePassword: (oobCode, password) => backend.updatePassword(oobCode, password),
     }),
     [afterSignIn, backend],
   );

@@ -23,6 +23,8 @@ export interface AuthActions {
   /** Present in Firebase mode only. */
   signInWithGoogle?: () => Promise<{ isNewUser: boolean }>;
   sendPasswordReset(email: string): Promise<void>;
+  verifyEmail(oobCode: string): Promise<{ message: string }>;
+  updatePassword(oobCode: string, password: string): Promise<{ message: string }>;
 }
 
 export const AuthActionsContext = createContext<AuthActions | null>(null);

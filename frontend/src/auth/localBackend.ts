@@ -1,7 +1,7 @@
 // Local accounts: the server issues a session token (30 days); it is kept in
 // localStorage with its expiry and counted as expired 30 s early.
 import { config } from '../config';
-import { localLogin, localLogout, localPasswordReset, localSignup, type LocalSession } from './localApi';
+import { localLogin, localLogout, localPasswordReset, localPasswordUpdate, localSignup, localVerifyEmail, type LocalSession } from './localApi';
 import { isExpiring, type AuthBackend, type IdentityUser } from './types';
 
 export const SESSION_STORAGE_KEY = 'layerfix.session';
@@ -122,6 +122,9 @@ export function createLocalBackend(options: LocalBackendOptions = {}): AuthBacke
     async sendPasswordReset(email) {
       await localPasswordReset(email);
     },
+
+    verifyEmail: (oobCode) => localVerifyEmail(oobCode),
+    updatePassword: (oobCode, password) => localPasswordUpdate(oobCode, password),
 
     async signOut() {
       const s = parseStored(storage.getItem(SESSION_STORAGE_KEY));

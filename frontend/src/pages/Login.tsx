@@ -20,7 +20,6 @@ import { LogoMark } from '../components/Logo';
 import { PageLoader } from '../components/PageLoader';
 import { useToast } from '../components/Toast';
 import { authErrorMessage, failureCode, resetErrorMessage, toAuthFailure } from '../auth/errors';
-import { localPasswordUpdate, localVerifyEmail } from '../auth/localApi';
 import { actionLinkOf, capturedActionLink, forgetActionLink, scrubAddressBar } from '../addressBar';
 import { useAuth, useAuthActions } from '../auth/useAuth';
 import { validateNewPassword, validateResetEmail, validateSignUp } from '../auth/validation';
@@ -36,11 +35,13 @@ export const SIGNUP_TOAST_TEXT =
 
 /**
  * The screen mode of a /login URL and the action link it was opened with (read from the address
- * bar at start, see addressBar.ts). Links with an oobCode exist in local mode only.
+ * bar at start, see addressBar.ts). Local links say reset or verify; Firebase's action links
+ * (the action URL of the project's email templates set to /login) say resetPassword or verifyEmail.
  */
 export function loginModeOf(params: URLSearchParams, localMode: boolean, link = actionLinkOf(params)): LoginMode {
-  if (localMode && link?.mode === 'reset') return 'new-password';
-  if (localMode && link?.mode === 'verify') return 'verify';
+  const [reset, verify] = localMode ? ['reset', 'verify'] : ['resetPassword', 'verifyEmail'];
+  if (link?.mode === reset) return 'new-password';
+  if (link?.mode === verify) return 'verify';
   const mode = params.get('mode');
   if (mode === 'signup' || mode === 'reset') return mode;
   return 'signin';
@@ -64,10 +65,10 @@ const SUBTITLES: Record<LoginMode, string> = {
 
 // A verification code works once; React may run the effect twice.
 const verifications = new Map<string, Promise<{ message: string }>>();
-function verifyOnce(code: string): Promise<{ message: string }> {
+function verifyOnce(code: string, verify: (code: string) => Promise<{ message: string }>): Promise<{ message: string }> {
   let p = verifications.get(code);
   if (!p) {
-    p = localVerifyEmail(code);
+    p = verify(code);
     verifications.set(code, p);
   }
   return p;
@@ -120,7 +121,7 @@ function LoginScreen() {
   useEffect(() => {
     if (mode !== 'verify') return;
     let active = true;
-    verifyOnce(oobCode).then(
+    verifyOnce(oobCode, actions.verifyEmail).then(
       (res) => {
         forgetActionLink();
         if (!active) return;
@@ -135,7 +136,7 @@ function LoginScreen() {
     return () => {
       active = false;
     };
-  }, [mode, oobCode, refreshUser, signedIn]);
+  }, [mode, oobCode, refreshUser, signedIn, actions.verifyEmail]);
 
   const entryMode = mode === 'signin' || mode === 'signup' || mode === 'reset';
   if (entryMode && !handling) {
@@ -259,7 +260,7 @@ function LoginScreen() {
       }
       let message: string;
       try {
-        ({ message } = await localPasswordUpdate(oobCode, fields.password));
+        ({ message } = await actions.updatePassword(oobCode, fields.password));
       } catch (err) {
         setError(authErrorMessage(err));
         return;
