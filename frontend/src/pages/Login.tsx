@@ -160,7 +160,9 @@ function LoginScreen() {
   };
 
   const run = async (work: () => Promise<void>) => {
+    // A new attempt replaces the last outcome: no earlier notice beside a new error.
     setError('');
+    setSuccess('');
     setBusy(true);
     try {
       await work();
