@@ -63,9 +63,12 @@ type Config struct {
 	FirebaseAPIKey     string // web config, public
 	FirebaseAuthDomain string
 	FirebaseAppID      string
-	SMTPURL            string
-	MailFrom           string
-	PublicURL          string // scheme://host[:port] used in emailed links
+	// FirebaseAuthEmulator is the Auth emulator's host:port, set only in
+	// firebase mode with a demo- project; the web app is pointed at it too.
+	FirebaseAuthEmulator string
+	SMTPURL              string
+	MailFrom             string
+	PublicURL            string // scheme://host[:port] used in emailed links
 
 	StripeSecretKey      string // billing is off when empty
 	StripePublishableKey string // public, sent to the browser
@@ -126,6 +129,9 @@ func (l TierLimits) String() string {
 }
 
 var tierName = regexp.MustCompile(`^[a-z][a-z0-9_-]{0,31}$`)
+
+// emulatorHostRe is a host name or IPv4 address of the Firebase Auth emulator.
+var emulatorHostRe = regexp.MustCompile(`^[A-Za-z0-9.-]{1,253}$`)
 
 func parseTierLimits(s string) (TierLimits, error) {
 	out := TierLimits{}
@@ -492,6 +498,14 @@ func (c *Config) check(getenv func(string) string) error {
 	// The emulator skips signature checks: never with a real project.
 	if h := getenv("FIREBASE_AUTH_EMULATOR_HOST"); h != "" && c.AuthMode == "firebase" && !strings.HasPrefix(c.FirebaseProjectID, "demo-") {
 		return errors.New("FIREBASE_AUTH_EMULATOR_HOST: set, but LAYERFIX_FIREBASE_PROJECT_ID does not start with demo-; the emulator accepts unsigned tokens, so it is refused for real projects")
+	}
+	if h := getenv("FIREBASE_AUTH_EMULATOR_HOST"); h != "" && c.AuthMode == "firebase" {
+		// It reaches the browser's configuration and the CSP header: host:port only.
+		host, port, err := net.SplitHostPort(h)
+		if n, perr := strconv.Atoi(port); err != nil || perr != nil || n < 1 || n > 65535 || !emulatorHostRe.MatchString(host) {
+			return fmt.Errorf("FIREBASE_AUTH_EMULATOR_HOST: %q is not host:port", h)
+		}
+		c.FirebaseAuthEmulator = h
 	}
 	if c.StripeSecretKey != "" {
 		for _, k := range []struct{ env, v string }{

@@ -23,19 +23,22 @@ import (
 // RuntimeConfig is injected into index.html for the React app, so one
 // build serves every deployment. It holds only public values.
 type RuntimeConfig struct {
-	BasePath             string          `json:"basePath"`
-	AuthMode             string          `json:"authMode"`
-	Firebase             json.RawMessage `json:"firebase"`
-	StripePublishableKey string          `json:"stripePublishableKey"`
-	BillingEnabled       bool            `json:"billingEnabled"`
-	GAMeasurementID      string          `json:"gaMeasurementId"`
-	MetaPixelID          string          `json:"metaPixelId"`
-	OperatorName         string          `json:"operatorName"`
-	ContactEmail         string          `json:"contactEmail"`
-	AnonMonthlyLimit     int             `json:"anonMonthlyLimit"`
-	EmailEnabled         bool            `json:"emailEnabled"`
-	ImageAnalysis        bool            `json:"imageAnalysis"` // photos are analysed (Gemini on)
-	Version              string          `json:"version"`
+	BasePath string          `json:"basePath"`
+	AuthMode string          `json:"authMode"`
+	Firebase json.RawMessage `json:"firebase"`
+	// AuthEmulatorURL is the Firebase Auth emulator the web app signs in
+	// against; only servers running against it (demo- projects) have one.
+	AuthEmulatorURL      string `json:"authEmulatorUrl,omitempty"`
+	StripePublishableKey string `json:"stripePublishableKey"`
+	BillingEnabled       bool   `json:"billingEnabled"`
+	GAMeasurementID      string `json:"gaMeasurementId"`
+	MetaPixelID          string `json:"metaPixelId"`
+	OperatorName         string `json:"operatorName"`
+	ContactEmail         string `json:"contactEmail"`
+	AnonMonthlyLimit     int    `json:"anonMonthlyLimit"`
+	EmailEnabled         bool   `json:"emailEnabled"`
+	ImageAnalysis        bool   `json:"imageAnalysis"` // photos are analysed (Gemini on)
+	Version              string `json:"version"`
 }
 
 const headMarker = "<!--layerfix:head-->"

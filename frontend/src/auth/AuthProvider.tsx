@@ -259,6 +259,8 @@ export function AuthProvider({ backend: injected, children }: { backend?: AuthBa
         }
         signedOut();
       },
+      verifyEmail: (oobCode) => backend.verifyEmail(oobCode),
+      updatePassword: (oobCode, password) => backend.updatePassword(oobCode, password),
     }),
     [afterSignIn, backend, signedOut],
   );

@@ -2,7 +2,7 @@
 // localStorage with its expiry and counted as expired 30 s early.
 import { changeLocalEmail, changeLocalPassword, deleteMyAccount } from '../api/client';
 import { config } from '../config';
-import { localLogin, localLogout, localPasswordReset, localSignup, type LocalSession } from './localApi';
+import { localLogin, localLogout, localPasswordReset, localPasswordUpdate, localSignup, localVerifyEmail, type LocalSession } from './localApi';
 import { markSessionEnded } from './sessionEnded';
 import { isExpiring, type AuthBackend, type IdentityUser } from './types';
 
@@ -125,6 +125,9 @@ export function createLocalBackend(options: LocalBackendOptions = {}): AuthBacke
     async sendPasswordReset(email) {
       await localPasswordReset(email);
     },
+
+    verifyEmail: (oobCode) => localVerifyEmail(oobCode),
+    updatePassword: (oobCode, password) => localPasswordUpdate(oobCode, password),
 
     async signOut() {
       const s = parseStored(storage.getItem(SESSION_STORAGE_KEY));

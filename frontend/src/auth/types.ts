@@ -75,6 +75,10 @@ export interface AuthBackend {
   /** Google popup sign-in (Firebase only); isNewUser is true for a new account. */
   signInWithGoogle?(): Promise<{ isNewUser: boolean }>;
   sendPasswordReset(email: string): Promise<void>;
+  /** Uses the code of a verification link; resolves to the message to show ('' for the default). */
+  verifyEmail(oobCode: string): Promise<{ message: string }>;
+  /** Sets a new password with the code of a reset link; resolves to the message to show. */
+  updatePassword(oobCode: string, password: string): Promise<{ message: string }>;
   signOut(): Promise<void>;
   /** Local mode: the server refused the session (401), so it is gone. */
   sessionRejected?(): void;

@@ -20,7 +20,6 @@ import { LogoMark } from '../components/Logo';
 import { PageLoader } from '../components/PageLoader';
 import { useToast } from '../components/Toast';
 import { authErrorMessage, failureCode, resetErrorMessage, toAuthFailure } from '../auth/errors';
-import { localPasswordUpdate, localVerifyEmail } from '../auth/localApi';
 import { actionLinkOf, capturedActionLink, forgetActionLink, scrubAddressBar } from '../addressBar';
 import { forgetSessionEnded } from '../auth/sessionEnded';
 import { useAuth, useAuthActions } from '../auth/useAuth';
@@ -57,11 +56,13 @@ async function saveResults(): Promise<string> {
 
 /**
  * The screen mode of a /login URL and the action link it was opened with (read from the address
- * bar at start, see addressBar.ts). Links with an oobCode exist in local mode only.
+ * bar at start, see addressBar.ts). Local links say reset or verify; Firebase's action links
+ * (the action URL of the project's email templates set to /login) say resetPassword or verifyEmail.
  */
 export function loginModeOf(params: URLSearchParams, localMode: boolean, link = actionLinkOf(params)): LoginMode {
-  if (localMode && link?.mode === 'reset') return 'new-password';
-  if (localMode && link?.mode === 'verify') return 'verify';
+  const [reset, verify] = localMode ? ['reset', 'verify'] : ['resetPassword', 'verifyEmail'];
+  if (link?.mode === reset) return 'new-password';
+  if (link?.mode === verify) return 'verify';
   const mode = params.get('mode');
   if (mode === 'signup' || mode === 'reset') return mode;
   return 'signin';
@@ -85,10 +86,10 @@ const SUBTITLES: Record<LoginMode, string> = {
 
 // A verification code works once; React may run the effect twice.
 const verifications = new Map<string, Promise<{ message: string }>>();
-function verifyOnce(code: string): Promise<{ message: string }> {
+function verifyOnce(code: string, verify: (code: string) => Promise<{ message: string }>): Promise<{ message: string }> {
   let p = verifications.get(code);
   if (!p) {
-    p = localVerifyEmail(code);
+    p = verify(code);
     verifications.set(code, p);
   }
   return p;
@@ -145,7 +146,7 @@ function LoginScreen() {
   useEffect(() => {
     if (mode !== 'verify') return;
     let active = true;
-    verifyOnce(oobCode).then(
+    verifyOnce(oobCode, actions.verifyEmail).then(
       (res) => {
         forgetActionLink();
         if (!active) return;
@@ -160,7 +161,7 @@ function LoginScreen() {
     return () => {
       active = false;
     };
-  }, [mode, oobCode, refreshUser, signedIn]);
+  }, [mode, oobCode, refreshUser, signedIn, actions.verifyEmail]);
 
   const entryMode = mode === 'signin' || mode === 'signup' || mode === 'reset';
   if (entryMode && !handling) {
@@ -184,7 +185,9 @@ function LoginScreen() {
   };
 
   const run = async (work: () => Promise<void>) => {
+    // A new attempt replaces the last outcome: no earlier notice beside a new error.
     setError('');
+    setSuccess('');
     setBusy(true);
     try {
       await work();
@@ -295,7 +298,7 @@ function LoginScreen() {
       }
       let message: string;
       try {
-        ({ message } = await localPasswordUpdate(oobCode, fields.password));
+        ({ message } = await actions.updatePassword(oobCode, fields.password));
       } catch (err) {
         setError(authErrorMessage(err));
         return;
