@@ -578,7 +578,7 @@ func geminiPromptText(t *testing.T, fake *fakeGemini) string {
 // lines, and never more than the budget of attachment text in all.
 func TestGeminiAttachmentExcerpts(t *testing.T) {
 	fake := newFakeGemini(t, geminiAnswerGood)
-	g := newTestGemini(t, fake.srv.URL, 2*time.Second)
+	g := newTestGemini(t, fake.srv.URL, 20*time.Second) // reading 200 KB of log takes seconds under -race
 	g.grounder = nil
 	var log strings.Builder
 	log.WriteString("Starting Klippy...\n")
