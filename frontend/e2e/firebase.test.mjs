@@ -191,7 +191,7 @@ describe('Firebase mode against the Auth emulator', () => {
       await shot(page, `signup-${label}`);
       await page.waitForURL('**/dashboard');
       assert.ok(Date.now() - started >= 800, 'the redirect waits about a second');
-      await page.getByText('Welcome back, Ada!').waitFor();
+      await page.getByText('Welcome, Ada!').waitFor(); // the first dashboard of a new account
       await page.getByTestId('usage-badge').waitFor();
       // The anonymous allowance is counted per address, so it moves to the first account only.
       const used = label === viewports[0][0] ? '1/3' : '0/3';
@@ -266,7 +266,7 @@ describe('Firebase mode against the Auth emulator', () => {
       await shot(page, 'disabled-signup-390');
       throw err;
     });
-    await page.getByText('Welcome back, Grace!').waitFor();
+    await page.getByText('Welcome, Grace!').waitFor();
     const { localId } = await emulator.account(email);
     const token = await page.evaluate(async () => {
       const res = await new Promise((resolve) => {
