@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"path/filepath"
 
+	"github.com/layerfix/layerfix/config"
+
 	"github.com/labstack/echo/v4"
 
 	"github.com/layerfix/layerfix/store/blob"
@@ -63,7 +65,7 @@ func (s *Server) registerWorkspace(api *echo.Group, d Deps) {
 // OpenPhotos is the photo store the configuration names: an S3-compatible
 // bucket when LAYERFIX_BLOB_URL is set, else the photos directory in the
 // data dir.
-func OpenPhotos(ctx context.Context, cfg *Config) (blob.Store, error) {
+func OpenPhotos(ctx context.Context, cfg *config.Config) (blob.Store, error) {
 	if cfg.BlobURL == "" {
 		return blob.NewDisk(filepath.Join(cfg.DataDir, "photos")), nil
 	}
