@@ -1,7 +1,7 @@
 // Command layerfix serves the Layerfix web app: the React frontend and the
 // JSON API from one port. Run it with no configuration for a complete
 // local install (SQLite under ./data, local accounts, the built-in
-// diagnostic engine, billing off); see README.md for every setting.
+// diagnostic engine, billing off); see docs/configuration.md for every setting.
 package main
 
 import (

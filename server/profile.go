@@ -87,7 +87,7 @@ const newAccountWindow = time.Hour
 
 // transferUsage moves this IP's anonymous analyses of the month into the
 // caller's account when the account was just created by this sign-up, once
-// per IP and month (README "Anonymous usage transfer").
+// per IP and month (docs/decisions.md, "Anonymous usage transfer").
 func (p *profileAPI) transferUsage(c echo.Context) error {
 	n, err := p.store.TransferAnonymous(c.Request().Context(), currentUser(c).ID, clientIP(c), p.now(), newAccountWindow)
 	if err != nil {

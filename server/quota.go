@@ -23,7 +23,7 @@ func networkLimitMessage(now time.Time) string {
 func limitMessage(limit int, now time.Time) string {
 	now = now.UTC()
 	next := time.Date(now.Year(), now.Month()+1, 1, 0, 0, 0, 0, time.UTC)
-	// A new free account is charged the analyses used here (README "Anonymous
+	// A new free account is charged the analyses used here (docs/decisions.md, "Anonymous
 	// usage transfer"), so the message does not promise it more this month.
 	return fmt.Sprintf("You've used all %d free analyses for %s. Your free credits reset on %s (UTC). "+
 		"A free account keeps a log of your printers and issues, and the analyses used here count toward its month; "+
