@@ -10,6 +10,8 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/layerfix/layerfix/textcheck"
+
 	"github.com/layerfix/layerfix/config"
 
 	"github.com/labstack/echo/v4"
@@ -86,14 +88,14 @@ func authErr(status int, code, msg string) *APIError { return apiErr(status, cod
 // "" when nothing is: the same rules at sign-up, on the account screen and
 // for the operator's accounts.
 func checkDisplayName(raw string) (name, problem string) {
-	name = cleanText(raw, maxDisplayName+1)
+	name = textcheck.Clean(raw, maxDisplayName+1)
 	switch {
 	case name == "":
 		return name, "Please enter your display name"
 	case utf8.RuneCountInString(name) > maxDisplayName:
 		return name, "Display name must be less than 100 characters"
 	}
-	return name, textProblem("Display name", name, false)
+	return name, textcheck.Problem("Display name", name, false)
 }
 
 // normalizeEmail returns the lower-cased address or "" when it is not one.

@@ -11,6 +11,8 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/layerfix/layerfix/textcheck"
+
 	"github.com/layerfix/layerfix/config"
 
 	"github.com/labstack/echo/v4"
@@ -439,7 +441,7 @@ func (h *issuesAPI) resolve(c echo.Context) error {
 		fields["workingRecommendations"] = fmt.Sprintf("You can select at most %d working recommendations", maxWorkingRecs)
 	}
 	for _, r := range in.WorkingRecommendations {
-		r = cleanText(r, maxWorkingRecRunes+1)
+		r = textcheck.Clean(r, maxWorkingRecRunes+1)
 		if utf8.RuneCountInString(r) > maxWorkingRecRunes {
 			fields["workingRecommendations"] = "Each working recommendation must be less than 200 characters"
 		}
@@ -450,7 +452,7 @@ func (h *issuesAPI) resolve(c echo.Context) error {
 	}
 	var notes *string
 	if in.ResolutionNotes != nil {
-		n := cleanText(*in.ResolutionNotes, maxResolution+1)
+		n := textcheck.Clean(*in.ResolutionNotes, maxResolution+1)
 		if utf8.RuneCountInString(n) > maxResolution {
 			fields["resolutionNotes"] = "Resolution notes must be less than 1000 characters"
 		} else if n != "" {
@@ -576,7 +578,7 @@ func (h *issuesAPI) checkedSteps(c echo.Context) error {
 	seen := map[string]bool{}
 	for _, t := range in.CheckedSteps {
 		if !steps[t] {
-			return validationErr(map[string]string{"checkedSteps": fmt.Sprintf("%q is not a step of this issue", cleanText(t, 80))})
+			return validationErr(map[string]string{"checkedSteps": fmt.Sprintf("%q is not a step of this issue", textcheck.Clean(t, 80))})
 		}
 		if !seen[t] {
 			seen[t] = true

@@ -14,6 +14,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/layerfix/layerfix/textcheck"
+
 	"github.com/labstack/echo/v4"
 
 	"github.com/layerfix/layerfix/ai"
@@ -111,10 +113,10 @@ func checkAnswers(answers map[string]ai.Answer, known map[string]bool) *APIError
 	}
 	for id, a := range answers {
 		if !known[id] {
-			return validationErr(map[string]string{"answers": fmt.Sprintf("%q is not a question of this analysis", cleanText(id, 60))})
+			return validationErr(map[string]string{"answers": fmt.Sprintf("%q is not a question of this analysis", textcheck.Clean(id, 60))})
 		}
 		if !a.Valid() {
-			return validationErr(map[string]string{"answers": fmt.Sprintf("Answer %q with yes, no or unsure", cleanText(id, 60))})
+			return validationErr(map[string]string{"answers": fmt.Sprintf("Answer %q with yes, no or unsure", textcheck.Clean(id, 60))})
 		}
 	}
 	return nil
@@ -233,7 +235,7 @@ func (h *issuesAPI) refine(c echo.Context) (err error) {
 	}
 	for k, v := range in.Answers {
 		if !asked[k] {
-			return validationErr(map[string]string{"answers": fmt.Sprintf("%q is not a question of this analysis", cleanText(k, 60))})
+			return validationErr(map[string]string{"answers": fmt.Sprintf("%q is not a question of this analysis", textcheck.Clean(k, 60))})
 		}
 		answers[k] = v
 	}
