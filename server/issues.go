@@ -74,7 +74,7 @@ const (
 	maxWorkingRecRunes = 200 // characters per working recommendation
 )
 
-// issueRequest is SPEC section 7's POST /api/issues payload. Other fields
+// issueRequest is the POST /api/issues payload. Other fields
 // (userId, status, monthlyUsage, ...) are ignored.
 type issueRequest struct {
 	issueFields

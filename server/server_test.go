@@ -23,7 +23,7 @@ import (
 	"github.com/layerfix/layerfix/store/storetest"
 )
 
-// Every route of SPEC section 2 is served by the app.
+// Every screen route of the app (public, signed-in and legal) is served.
 var specRoutes = []string{"/", "/preview", "/features", "/pricing", "/privacy-policy", "/terms-of-service",
 	"/dashboard", "/login", "/login?mode=signup", "/report-issue", "/issues", "/troubleshooting-results",
 	"/subscribe", "/share/abcdefghijklmnopqrstuv", "/some/unknown/page"}

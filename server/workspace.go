@@ -13,7 +13,7 @@ import (
 )
 
 // registerWorkspace adds the signed-in maker's routes: printers, photos,
-// issues (issue 6 of the tracker). Every route is scoped to the caller:
+// issues. Every route is scoped to the caller:
 // another user's id answers 404 and changes nothing.
 func (s *Server) registerWorkspace(api *echo.Group, d Deps) {
 	blobs := d.Photos
