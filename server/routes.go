@@ -32,9 +32,9 @@ const (
 type routeCond uint8
 
 const (
-	always routeCond = iota
-	localMode        // local accounts only (no Firebase)
-	withBasePath     // only when the server runs under a base path
+	always       routeCond = iota
+	localMode              // local accounts only (no Firebase)
+	withBasePath           // only when the server runs under a base path
 )
 
 // anyMethod registers a route for every method (echo's Any).

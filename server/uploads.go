@@ -324,4 +324,3 @@ func (p *photosAPI) allowed(c echo.Context, ph *store.Photo) (bool, error) {
 	want := photoSignature(key, ph.ID, ph.UserID, exp)
 	return subtle.ConstantTimeCompare([]byte(sig), []byte(want)) == 1, nil
 }
-
