@@ -83,30 +83,9 @@ func TestTroubleshootWithGemini(t *testing.T) {
 				"LAYERFIX_GEMINI_API_KEY": "k-test", "LAYERFIX_GEMINI_BASE_URL": fake.URL,
 				"LAYERFIX_GEMINI_TIMEOUT": timeout.String(), "LAYERFIX_AI_FALLBACK": c.fallback,
 			}
-			cfg, err := server.LoadConfig(nil, func(k string) string { return env[k] })
-			if err != nil {
-				t.Fatal(err)
-			}
-			quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
-			an, engine, err := newAnalyzer(context.Background(), cfg, quiet)
-			if err != nil {
-				t.Fatal(err)
-			}
-			// The timeout under test is Gemini's, not the engine's start: under
-			// -race on two cores building the index alone takes seconds.
-			if _, err := engine.Engine(context.Background()); err != nil {
-				t.Fatal(err)
-			}
-			srv, err := server.New(cfg, server.Deps{Store: storetest.Open(t), Analyzer: an, Frontend: frontendFS(), Logger: quiet})
-			if err != nil {
-				t.Fatal(err)
-			}
-			body := `{"category":"other","description":"Thin strings and hairs between the towers with new PETG","material":"PETG","nozzleTemp":245,"printerBrand":"Creality Ender 3","images":[]}`
-			req := httptest.NewRequest("POST", "/api/troubleshoot", strings.NewReader(body))
-			req.Header.Set("Content-Type", "application/json")
-			w := httptest.NewRecorder()
+			srv := serverWithEnv(t, env)
 			start := time.Now()
-			srv.Handler().ServeHTTP(w, req)
+			w := serveReq(srv, "POST", "/api/troubleshoot", stringingRequest)
 			took := time.Since(start)
 			if took > timeout+time.Second {
 				t.Fatalf("answered after %v, more than the timeout plus a second", took)
@@ -386,6 +365,16 @@ func openAIServer(t *testing.T, fallback, anonLimit string, timeout time.Duratio
 		"LAYERFIX_OPENAI_MODEL": "qwen2.5:7b", "LAYERFIX_OPENAI_TIMEOUT": timeout.String(), "LAYERFIX_AI_FALLBACK": fallback,
 		"LAYERFIX_ANON_MONTHLY_LIMIT": anonLimit, "LAYERFIX_METRICS": "on",
 	}
+	return serverWithEnv(t, env), calls
+}
+
+// serverWithEnv runs the real wiring of main (configuration read from env,
+// the analyzer it selects, the server) on a test store, once the built-in
+// engine has loaded: the timeouts under test are the model's, not the
+// engine's start (under -race on two cores building the index takes
+// seconds).
+func serverWithEnv(t *testing.T, env map[string]string) *server.Server {
+	t.Helper()
 	cfg, err := server.LoadConfig(nil, func(k string) string { return env[k] })
 	if err != nil {
 		t.Fatal(err)
@@ -395,7 +384,6 @@ func openAIServer(t *testing.T, fallback, anonLimit string, timeout time.Duratio
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The timeout under test is the model's, not the engine's start.
 	if _, err := engine.Engine(context.Background()); err != nil {
 		t.Fatal(err)
 	}
@@ -403,7 +391,7 @@ func openAIServer(t *testing.T, fallback, anonLimit string, timeout time.Duratio
 	if err != nil {
 		t.Fatal(err)
 	}
-	return srv, calls
+	return srv
 }
 
 func serveReq(srv *server.Server, method, path, body string) *httptest.ResponseRecorder {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/layerfix/layerfix/mail"
 	"github.com/layerfix/layerfix/store"
 	"github.com/layerfix/layerfix/store/blob"
 )
@@ -178,11 +179,9 @@ func (h *accountAPI) changeEmail(c echo.Context) error {
 		return c.JSON(http.StatusOK, map[string]any{"email": email, "pending": false,
 			"message": "Your email address is now " + email + ". This server sends no email, so it is not verified."})
 	}
-	err := h.local.mailLink(email, u.ID, store.TokenEmailChange, "Confirm your new Layerfix email address",
-		"Hello,\n\nSomeone asked to make this address the email of a Layerfix account. Open this link within 24 hours to confirm it:\n%s\n\nIf it was not you, ignore this email: nothing changes.\n",
-		"verify", func(ctx context.Context, hash string) error {
-			return h.store.CreateEmailChangeToken(ctx, u.ID, email, hash, h.now().Add(emailChangeTTL))
-		})
+	err := h.local.mailLink(email, u.ID, store.TokenEmailChange, mail.EmailChange, "verify", func(ctx context.Context, hash string) error {
+		return h.store.CreateEmailChangeToken(ctx, u.ID, email, hash, h.now().Add(emailChangeTTL))
+	})
 	if errors.Is(err, errMailLimit) {
 		return apiErr(http.StatusTooManyRequests, CodeRateLimited, "Several emails were sent to this address in the last hour. Please try again later.")
 	}

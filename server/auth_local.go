@@ -5,13 +5,14 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
-	"net/mail"
+	netmail "net/mail"
 	"strings"
 	"time"
 	"unicode/utf8"
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/layerfix/layerfix/mail"
 	"github.com/layerfix/layerfix/store"
 )
 
@@ -36,8 +37,8 @@ const (
 type localAuth struct {
 	store     *store.Store
 	now       func() time.Time
-	mailer    Mailer // nil: no email
-	publicURL string // scheme://host[/base] for links in emails
+	mailer    mail.Mailer // nil: no email
+	publicURL string      // scheme://host[/base] for links in emails
 	limits    TierLimits
 	log       *slog.Logger
 	failIP    *attemptLimiter // failed sign-ins per address
@@ -49,7 +50,7 @@ type localAuth struct {
 	mails     *fixedWindow // emails per recipient
 }
 
-func newLocalAuth(st *store.Store, cfg *Config, keys *keyring, mailer Mailer, now func() time.Time, log *slog.Logger) *localAuth {
+func newLocalAuth(st *store.Store, cfg *Config, keys *keyring, mailer mail.Mailer, now func() time.Time, log *slog.Logger) *localAuth {
 	return &localAuth{
 		store: st, now: now, mailer: mailer, publicURL: cfg.PublicURL + cfg.BasePath, limits: cfg.TierLimits, log: log,
 		failIP:    newAttemptLimiter(newLimitStates(st, "login-ip", now), loginFailures, loginWindow, 0, now),
@@ -99,7 +100,7 @@ func normalizeEmail(s string) string {
 	if s == "" || len(s) > maxEmail {
 		return ""
 	}
-	a, err := mail.ParseAddress(s)
+	a, err := netmail.ParseAddress(s)
 	if err != nil || a.Address != s {
 		return ""
 	}
@@ -169,8 +170,7 @@ func (a *localAuth) signup(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	a.sendLink(u, tokenVerify, verifyTTL, "Verify your Layerfix email",
-		"Welcome to Layerfix!\n\nConfirm your email address by opening this link:\n%s\n\nYou can use Layerfix while unverified. If you did not create an account, ignore this email.\n", "verify")
+	a.sendLink(u, tokenVerify, verifyTTL, mail.Verify, "verify")
 	return a.startSession(c, u, http.StatusCreated)
 }
 
@@ -366,8 +366,7 @@ func (a *localAuth) passwordReset(c echo.Context) error {
 	}
 	if allowed {
 		if u, err := a.store.UserByEmail(c.Request().Context(), email); err == nil && !u.Disabled {
-			a.sendLink(u, tokenReset, resetTTL, "Reset your Layerfix password",
-				"Hello,\n\nSomeone asked to reset the password of your Layerfix account. Open this link within one hour to choose a new password:\n%s\n\nIf it was not you, ignore this email: your password stays as it is.\n", "reset")
+			a.sendLink(u, tokenReset, resetTTL, mail.Reset, "reset")
 		}
 	}
 	return c.JSON(http.StatusAccepted, map[string]bool{"emailEnabled": a.mailer != nil})
@@ -393,8 +392,8 @@ func (a *localAuth) ResetLink(ctx context.Context, email string) (string, error)
 // used to send someone else's words. Each recipient gets at most
 // mailsPerRecipient emails an hour; past that the request still answers
 // the same and nothing is sent.
-func (a *localAuth) sendLink(u *store.User, kind string, ttl time.Duration, subject, body, mode string) {
-	_ = a.mailLink(u.Email, u.ID, kind, subject, body, mode, func(ctx context.Context, hash string) error {
+func (a *localAuth) sendLink(u *store.User, kind string, ttl time.Duration, msg func(link string) mail.Message, mode string) {
+	_ = a.mailLink(u.Email, u.ID, kind, msg, mode, func(ctx context.Context, hash string) error {
 		return a.store.CreateAuthToken(ctx, u.ID, kind, hash, a.now().Add(ttl))
 	})
 }
@@ -406,7 +405,7 @@ var errMailLimit = errors.New("recipient email limit reached")
 // in the background. It fails only when email is off, the recipient's
 // hourly limit is reached (errMailLimit) or the token cannot be stored;
 // a failed send is logged.
-func (a *localAuth) mailLink(to string, userID int64, kind, subject, body, mode string, create func(ctx context.Context, hash string) error) error {
+func (a *localAuth) mailLink(to string, userID int64, kind string, msg func(link string) mail.Message, mode string, create func(ctx context.Context, hash string) error) error {
 	if a.mailer == nil {
 		return errors.New("email is off")
 	}
@@ -427,7 +426,8 @@ func (a *localAuth) mailLink(to string, userID int64, kind, subject, body, mode 
 	link := a.publicURL + "/login?mode=" + mode + "&oobCode=" + tok
 	go func() {
 		defer cancel()
-		if err := a.mailer.Send(ctx, to, subject, sprintf(body, link)); err != nil {
+		m := msg(link)
+		if err := a.mailer.Send(ctx, to, m.Subject, m.Body); err != nil {
 			a.log.Error("send email", "kind", kind, "user_id", userID, "err", err)
 		}
 	}()

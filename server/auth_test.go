@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/layerfix/layerfix/mail/mailtest"
 	"github.com/layerfix/layerfix/store"
 	"github.com/layerfix/layerfix/store/storetest"
 )
@@ -345,5 +346,27 @@ func TestFirebaseEmulatorInRuntimeConfig(t *testing.T) {
 		if _, err := LoadConfig(nil, func(k string) string { return env[k] }); err == nil || !strings.HasPrefix(err.Error(), "FIREBASE_AUTH_EMULATOR_HOST:") {
 			t.Errorf("%q: err = %v", bad, err)
 		}
+	}
+}
+
+// With LAYERFIX_SMTP_URL set, sign-up really sends the verification email.
+func TestSMTPConfiguredServerSendsVerification(t *testing.T) {
+	addr, got := mailtest.FakeSMTP(t)
+	ts := newTestServer(t, map[string]string{
+		"LAYERFIX_SMTP_URL": "smtp://" + addr + "?starttls=off", "LAYERFIX_MAIL_FROM": "Layerfix <no-reply@example.com>",
+		"LAYERFIX_PUBLIC_URL": "https://fix.example.com",
+	}, nil)
+	signup(t, ts, "maker@example.com", "spaghetti-monster")
+	select {
+	case lines := <-got:
+		msg := strings.Join(lines, "\n")
+		if !strings.Contains(msg, "RCPT TO:<maker@example.com>") || !strings.Contains(msg, "https://fix.example.com/login?mode=verify&oobCode=") {
+			t.Fatalf("verification email:\n%s", msg)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("no email was sent")
+	}
+	if body := ts.do(t, "GET", "/", "").Body.String(); !strings.Contains(body, `"emailEnabled":true`) {
+		t.Fatal("the app is not told that email is on")
 	}
 }

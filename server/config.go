@@ -16,6 +16,7 @@ import (
 	"strings"
 	"time"
 
+	lfmail "github.com/layerfix/layerfix/mail"
 	"github.com/layerfix/layerfix/server/printerlink"
 	"github.com/layerfix/layerfix/store/blob"
 )
@@ -349,7 +350,7 @@ func settings() []setting {
 		{"firebase-app-id", "LAYERFIX_FIREBASE_APP_ID", "", "Firebase web app id", false, str(func(c *Config) *string { return &c.FirebaseAppID })},
 		{"smtp-url", "LAYERFIX_SMTP_URL", "", "smtp://user:pass@host:587 or smtps://...:465 (email off when empty)", true, func(c *Config, v string) error {
 			if v != "" {
-				if _, err := newSMTPMailer(v, "x@example.com"); err != nil {
+				if _, err := lfmail.NewSMTP(v, "x@example.com"); err != nil {
 					return err
 				}
 			}

@@ -8,7 +8,6 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
-	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -66,9 +65,6 @@ type issuesAPI struct {
 	// Who runs the server and how to reach them, for the largest plan's limit.
 	operator, contact string
 }
-
-// codeUsageLimit is the 429 of a used-up monthly allowance.
-const codeUsageLimit = "USAGE_LIMIT_EXCEEDED"
 
 const (
 	maxHistory         = 20  // past fixes handed to the analyzer
@@ -286,32 +282,6 @@ func (h *issuesAPI) refund(ctx context.Context, userID int64, netKey string, now
 			h.log.Error("refund network credit", "err", err)
 		}
 	}
-}
-
-// usageLimitMessage says the allowance is used up and when it resets. The
-// largest plan has nothing to upgrade to: it says whom to ask for more
-// (the operator, by name and contact when they are set).
-func usageLimitMessage(tier string, limit int, now time.Time, operator, contact string) string {
-	name := tier
-	for _, t := range Tiers {
-		if t.ID == tier {
-			name = t.Name
-		}
-	}
-	msg := fmt.Sprintf("You've used all %d AI troubleshooting sessions of your %s plan for %s. Your credits reset on %s (UTC).",
-		limit, name, now.UTC().Format("January 2006"), nextMonth(now).Format("January 2, 2006"))
-	if tier != Tiers[len(Tiers)-1].ID {
-		return msg + " Upgrade your plan for more sessions."
-	}
-	ask := "the operator of this server"
-	if operator != "" {
-		ask = operator + ", who runs this server,"
-	}
-	msg += fmt.Sprintf(" %s is the largest plan: for more sessions before then, ask %s", name, ask)
-	if contact != "" {
-		msg += " at " + contact
-	}
-	return strings.TrimSuffix(msg, ",") + "."
 }
 
 // photoIDs extracts and de-duplicates the photo ids of photoUrls.

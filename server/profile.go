@@ -33,11 +33,6 @@ func EffectiveTier(u *store.User) string {
 	return "free"
 }
 
-func nextMonth(now time.Time) time.Time {
-	now = now.UTC()
-	return time.Date(now.Year(), now.Month()+1, 1, 0, 0, 0, 0, time.UTC)
-}
-
 func profileOf(u *store.User, now time.Time, limits TierLimits) profile {
 	return profile{
 		ID: u.ID, FirebaseUID: u.FirebaseUID, Email: u.Email, DisplayName: u.DisplayName, EmailVerified: u.EmailVerified,

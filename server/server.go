@@ -19,6 +19,7 @@ import (
 
 	"github.com/layerfix/layerfix/ai"
 	"github.com/layerfix/layerfix/billing"
+	"github.com/layerfix/layerfix/mail"
 	"github.com/layerfix/layerfix/store"
 	"github.com/layerfix/layerfix/store/blob"
 )
@@ -32,7 +33,7 @@ type Deps struct {
 	// mode, where the server's own sessions are used.
 	Authenticator Authenticator
 	// Mailer sends account emails; nil when email is off.
-	Mailer Mailer
+	Mailer mail.Mailer
 	// Billing is the payment provider; nil when billing is off.
 	Billing billing.Provider
 	// Photos keeps uploaded photos; nil: a disk store under DataDir/photos.
@@ -86,7 +87,7 @@ func New(cfg *Config, d Deps) (*Server, error) {
 	s.e = e
 
 	if d.Mailer == nil && cfg.SMTPURL != "" {
-		m, err := newSMTPMailer(cfg.SMTPURL, cfg.MailFrom)
+		m, err := mail.NewSMTP(cfg.SMTPURL, cfg.MailFrom)
 		if err != nil {
 			return nil, fmt.Errorf("LAYERFIX_SMTP_URL: %w", err)
 		}

@@ -199,29 +199,6 @@ func analysisErr(err error) error {
 	return fmt.Errorf("analyze: %w", err)
 }
 
-// networkKey names a network's shared free allowance in anonymous_usage: a
-// hash, so it fits the column and stores no address.
-func networkKey(network string) string { return "n:" + limiterKey("net", network) }
-
-// networkLimitMessage: the network's free analyses of the month are used.
-func networkLimitMessage(now time.Time) string {
-	return fmt.Sprintf("This network has used its free analyses for %s (shared by visitors and unverified accounts). They reset on %s (UTC). Verify your account's email, or pick a plan to keep troubleshooting now.",
-		now.UTC().Format("January 2006"), nextMonth(now).Format("January 2, 2006"))
-}
-
-// limitMessage says when the anonymous allowance resets: the first day of
-// the next calendar month, UTC.
-func limitMessage(limit int, now time.Time) string {
-	now = now.UTC()
-	next := time.Date(now.Year(), now.Month()+1, 1, 0, 0, 0, 0, time.UTC)
-	// A new free account is charged the analyses used here (README "Anonymous
-	// usage transfer"), so the message does not promise it more this month.
-	return fmt.Sprintf("You've used all %d free analyses for %s. Your free credits reset on %s (UTC). "+
-		"A free account keeps a log of your printers and issues, and the analyses used here count toward its month; "+
-		"a paid plan gives you more right away.",
-		limit, now.Format("January 2006"), next.Format("January 2, 2006"))
-}
-
 func (t *troubleshootAPI) publicUsage(c echo.Context) error {
 	now := t.now()
 	n, err := t.quota.AnonymousUsage(c.Request().Context(), clientIP(c), now)
