@@ -5,13 +5,15 @@ import (
 	"fmt"
 	"path/filepath"
 
+	"github.com/layerfix/layerfix/config"
+
 	"github.com/labstack/echo/v4"
 
 	"github.com/layerfix/layerfix/store/blob"
 )
 
 // registerWorkspace adds the signed-in maker's routes: printers, photos,
-// issues (issue 6 of the tracker). Every route is scoped to the caller:
+// issues. Every route is scoped to the caller:
 // another user's id answers 404 and changes nothing.
 func (s *Server) registerWorkspace(api *echo.Group, d Deps) {
 	blobs := d.Photos
@@ -63,7 +65,7 @@ func (s *Server) registerWorkspace(api *echo.Group, d Deps) {
 // OpenPhotos is the photo store the configuration names: an S3-compatible
 // bucket when LAYERFIX_BLOB_URL is set, else the photos directory in the
 // data dir.
-func OpenPhotos(ctx context.Context, cfg *Config) (blob.Store, error) {
+func OpenPhotos(ctx context.Context, cfg *config.Config) (blob.Store, error) {
 	if cfg.BlobURL == "" {
 		return blob.NewDisk(filepath.Join(cfg.DataDir, "photos")), nil
 	}
