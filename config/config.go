@@ -101,12 +101,12 @@ type Config struct {
 // TierLimits maps a subscription tier to its monthly allowance.
 type TierLimits map[string]int
 
-// Tiers in display order with their names (SPEC section 3).
+// Tiers in display order with their names: Free, Hobby, Pro, Print Farm.
 var Tiers = []struct{ ID, Name string }{
 	{"free", "Free"}, {"hobby", "Hobby"}, {"pro", "Pro"}, {"farm", "Print Farm"},
 }
 
-// DefaultTierLimit applies to a tier with no configured limit (SPEC section 9).
+// DefaultTierLimit applies to a tier with no configured limit: 3 a month.
 const DefaultTierLimit = 3
 
 // Limit is the allowance of tier, DefaultTierLimit when unknown.

@@ -708,7 +708,7 @@ func TestPricingFromStripeIsCached(t *testing.T) {
 	if got := get(); !strings.Contains(got, `"pro","amount":9.99`) {
 		t.Fatalf("not refreshed after 5 minutes: %s", got)
 	}
-	// Stripe down: SPEC section 9's amounts.
+	// Stripe down: the fallback amounts.
 	f.set(func(f *fakeStripe) { f.fail = 500 })
 	ts.advance(6 * time.Minute)
 	var prices []PriceEntry

@@ -76,7 +76,7 @@ const (
 	maxWorkingRecRunes = 200 // characters per working recommendation
 )
 
-// issueRequest is SPEC section 7's POST /api/issues payload. Other fields
+// issueRequest is the POST /api/issues payload. Other fields
 // (userId, status, monthlyUsage, ...) are ignored.
 type issueRequest struct {
 	issueFields
@@ -133,7 +133,7 @@ func (h *issuesAPI) create(c echo.Context) (err error) {
 			h.refund(ctx, user.ID, netKey, now)
 		}
 	})
-	release, err := bodyBudget.acquire(ctx, min(3*bodySize(c.Request(), routeBodyLimits["POST /api/issues"]), bodyBudget.size))
+	release, err := bodyBudget.acquire(ctx, min(3*bodySize(c.Request(), issueBodyLimit), bodyBudget.size))
 	if err != nil {
 		return budgetErr(err)
 	}

@@ -18,7 +18,7 @@ type PriceEntry struct {
 	Amount float64 `json:"amount"`
 }
 
-// FallbackPrices are SPEC section 9's amounts, used until billing is
+// FallbackPrices are the plans' published monthly amounts, used until billing is
 // configured or when the payment provider cannot be asked.
 var FallbackPrices = []PriceEntry{{"free", 0}, {"hobby", 3.99}, {"pro", 7.99}, {"farm", 19.99}}
 
@@ -51,7 +51,7 @@ func (p *pricingAPI) pricing(c echo.Context) error {
 	return c.JSON(http.StatusOK, p.prices(c.Request().Context()))
 }
 
-// prices are the provider's amounts, cached, with SPEC section 9's
+// prices are the provider's amounts, cached, with the fallback
 // amounts for any tier it cannot tell.
 func (p *pricingAPI) prices(ctx context.Context) []PriceEntry {
 	if p.source == nil {

@@ -12,7 +12,7 @@ import (
 	"github.com/layerfix/layerfix/store"
 )
 
-// profile is the client-side user of SPEC section 3.
+// profile is the signed-in user as the app sees it.
 type profile struct {
 	ID                 int64   `json:"id"`
 	FirebaseUID        *string `json:"firebaseUid"`
@@ -27,7 +27,7 @@ type profile struct {
 }
 
 // EffectiveTier is subscriptionTier while the subscription is active,
-// otherwise free (SPEC section 4).
+// otherwise free.
 func EffectiveTier(u *store.User) string {
 	if u.SubscriptionStatus == "active" && u.SubscriptionTier != "" {
 		return u.SubscriptionTier

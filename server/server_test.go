@@ -23,7 +23,7 @@ import (
 	"github.com/layerfix/layerfix/store/storetest"
 )
 
-// Every route of SPEC section 2 is served by the app.
+// Every screen route of the app (public, signed-in and legal) is served.
 var specRoutes = []string{"/", "/preview", "/features", "/pricing", "/privacy-policy", "/terms-of-service",
 	"/dashboard", "/login", "/login?mode=signup", "/report-issue", "/issues", "/troubleshooting-results",
 	"/subscribe", "/share/abcdefghijklmnopqrstuv", "/some/unknown/page"}
@@ -196,7 +196,7 @@ func TestBodyLimitChunked(t *testing.T) {
 		if w.Code != 413 {
 			t.Fatalf("%s chunked 30 MB body: %d %s", path, w.Code, w.Body.String())
 		}
-		if limit := routeBodyLimits["POST "+path]; body.n > limit+64<<10 {
+		if limit := bodyLimits(routeTable(&handlers{}))["POST "+path]; body.n > limit+64<<10 {
 			t.Fatalf("%s: server read %d bytes before refusing (limit %d)", path, body.n, limit)
 		}
 	}

@@ -37,7 +37,7 @@ type troubleshootAPI struct {
 	signer   resultSigner
 }
 
-// troubleshootRequest is SPEC section 7's anonymous payload.
+// troubleshootRequest is the anonymous analysis payload of POST /api/troubleshoot.
 type troubleshootRequest struct {
 	issueFields
 	PrinterBrand     string   `json:"printerBrand"`
@@ -96,7 +96,7 @@ func (t *troubleshootAPI) troubleshoot(c echo.Context) (err error) {
 	}
 	// The body (photos as base64) is held about three times over while it is
 	// decoded: its bytes, the JSON strings and the decoded images.
-	release, err := bodyBudget.acquire(ctx, min(3*bodySize(c.Request(), routeBodyLimits["POST /api/troubleshoot"]), bodyBudget.size))
+	release, err := bodyBudget.acquire(ctx, min(3*bodySize(c.Request(), troubleshootBodyLimit), bodyBudget.size))
 	if err != nil {
 		return budgetErr(err)
 	}
@@ -182,7 +182,7 @@ func (t *troubleshootAPI) refund(ctx context.Context, now time.Time, keys ...str
 }
 
 // analysisErr maps an analyzer failure: a remote AI provider that is down
-// is a 503 naming it, so the app shows SPEC section 8's text.
+// is a 503 naming it, so the app says the AI analysis service is unavailable.
 func analysisErr(err error) error {
 	if errors.Is(err, ai.ErrUnavailable) {
 		provider := "Gemini"
