@@ -11,13 +11,12 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/layerfix/layerfix/textcheck"
-
 	"github.com/labstack/echo/v4"
 
 	"github.com/layerfix/layerfix/ai"
 	"github.com/layerfix/layerfix/ai/printerfiles"
 	"github.com/layerfix/layerfix/store"
+	"github.com/layerfix/layerfix/textcheck"
 )
 
 // Attachments are the printer's own text files (klippy.log, printer.cfg, an

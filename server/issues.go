@@ -11,15 +11,14 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/layerfix/layerfix/textcheck"
-
-	"github.com/layerfix/layerfix/config"
-
 	"github.com/labstack/echo/v4"
 
+	"github.com/layerfix/layerfix/accounts"
 	"github.com/layerfix/layerfix/ai"
+	"github.com/layerfix/layerfix/config"
 	"github.com/layerfix/layerfix/store"
 	"github.com/layerfix/layerfix/store/blob"
+	"github.com/layerfix/layerfix/textcheck"
 )
 
 // issueStore is what the issue routes need from the database.
@@ -177,7 +176,7 @@ func (h *issuesAPI) create(c echo.Context) (err error) {
 	req.NozzleSize, req.FilamentDiameter = &printer.NozzleSize, &printer.FilamentDiameter
 	req.Photos, req.History, req.Attachments = photos, history, aiAttachments(atts)
 
-	tier := EffectiveTier(user)
+	tier := accounts.EffectiveTier(user)
 	unverifiedFree := tier == "free" && !user.EmailVerified
 	if unverifiedFree && h.requireVerified {
 		return apiErr(http.StatusForbidden, CodeEmailNotVerified,

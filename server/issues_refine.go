@@ -14,12 +14,11 @@ import (
 	"strings"
 	"time"
 
-	"github.com/layerfix/layerfix/textcheck"
-
 	"github.com/labstack/echo/v4"
 
 	"github.com/layerfix/layerfix/ai"
 	"github.com/layerfix/layerfix/store"
+	"github.com/layerfix/layerfix/textcheck"
 )
 
 // Refiner is the built-in engine: it offers narrow-it-down questions and
