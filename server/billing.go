@@ -11,6 +11,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/layerfix/layerfix/config"
+
 	"github.com/labstack/echo/v4"
 
 	"github.com/layerfix/layerfix/billing"
@@ -174,7 +176,7 @@ func (b *billingAPI) subscription(c echo.Context) error {
 func paidTier(t string) bool { return slices.Contains(billing.PaidTiers, t) }
 
 func tierLabel(t string) string {
-	for _, x := range Tiers {
+	for _, x := range config.Tiers {
 		if x.ID == t {
 			return x.Name
 		}

@@ -13,7 +13,7 @@ import (
 	_ "golang.org/x/image/webp"
 )
 
-// Photo processing limits of issue 6.
+// Photo processing limits of saved issues: size, count and stored form.
 const (
 	maxPhotoSide    = 2048 // longest side of a stored photo, px
 	photoJPEGQ      = 85

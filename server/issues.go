@@ -11,6 +11,8 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/layerfix/layerfix/config"
+
 	"github.com/labstack/echo/v4"
 
 	"github.com/layerfix/layerfix/ai"
@@ -47,7 +49,7 @@ type issuesAPI struct {
 	photos   *photosAPI
 	blobs    blob.Store
 	analyzer ai.Analyzer
-	limits   TierLimits
+	limits   config.TierLimits
 	now      func() time.Time
 	log      *slog.Logger
 	learn    *learner // nil: learning is off
@@ -72,7 +74,7 @@ const (
 	maxWorkingRecRunes = 200 // characters per working recommendation
 )
 
-// issueRequest is SPEC section 7's POST /api/issues payload. Other fields
+// issueRequest is the POST /api/issues payload. Other fields
 // (userId, status, monthlyUsage, ...) are ignored.
 type issueRequest struct {
 	issueFields

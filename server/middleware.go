@@ -9,6 +9,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/layerfix/layerfix/config"
+
 	"github.com/labstack/echo/v4"
 	"github.com/labstack/echo/v4/middleware"
 
@@ -188,7 +190,7 @@ func securityHeaders(csp string, trusted []*net.IPNet) echo.MiddlewareFunc {
 
 // contentSecurityPolicy allows the app's own origin plus exactly what the
 // configured third parties (analytics, Stripe, Firebase) need.
-func contentSecurityPolicy(cfg *Config, extra CSPSources) string {
+func contentSecurityPolicy(cfg *config.Config, extra CSPSources) string {
 	script := []string{"'self'"}
 	connect := []string{"'self'"}
 	img := []string{"'self'", "data:", "blob:"}

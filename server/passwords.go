@@ -27,7 +27,7 @@ var commonPasswords = func() map[string]bool {
 	return m
 }()
 
-// Minimum password length (SPEC section 9) and a generous maximum.
+// Minimum password length (6 characters) and a generous maximum.
 const (
 	minPassword = 6
 	maxPassword = 1024

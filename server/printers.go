@@ -32,7 +32,7 @@ type printersAPI struct {
 	link     *printerLink
 }
 
-// Printer field rules of SPEC section 5.
+// Printer field rules: name and brand at most 100 characters, build volume at most 50.
 var (
 	nozzleSizes   = []float64{0.2, 0.4, 0.6, 0.8, 1.0}
 	filamentSizes = []float64{1.75, 2.85, 3.0}

@@ -5,12 +5,14 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/layerfix/layerfix/config"
+
 	"github.com/labstack/echo/v4"
 
 	"github.com/layerfix/layerfix/store"
 )
 
-// profile is the client-side user of SPEC section 3.
+// profile is the signed-in user as the app sees it.
 type profile struct {
 	ID                 int64   `json:"id"`
 	FirebaseUID        *string `json:"firebaseUid"`
@@ -25,7 +27,7 @@ type profile struct {
 }
 
 // EffectiveTier is subscriptionTier while the subscription is active,
-// otherwise free (SPEC section 4).
+// otherwise free.
 func EffectiveTier(u *store.User) string {
 	if u.SubscriptionStatus == "active" && u.SubscriptionTier != "" {
 		return u.SubscriptionTier
@@ -33,7 +35,7 @@ func EffectiveTier(u *store.User) string {
 	return "free"
 }
 
-func profileOf(u *store.User, now time.Time, limits TierLimits) profile {
+func profileOf(u *store.User, now time.Time, limits config.TierLimits) profile {
 	return profile{
 		ID: u.ID, FirebaseUID: u.FirebaseUID, Email: u.Email, DisplayName: u.DisplayName, EmailVerified: u.EmailVerified,
 		SubscriptionStatus: u.SubscriptionStatus, SubscriptionTier: u.SubscriptionTier,
@@ -44,7 +46,7 @@ func profileOf(u *store.User, now time.Time, limits TierLimits) profile {
 
 type profileAPI struct {
 	store  *store.Store
-	limits TierLimits
+	limits config.TierLimits
 	now    func() time.Time
 }
 
@@ -83,7 +85,7 @@ const newAccountWindow = time.Hour
 
 // transferUsage moves this IP's anonymous analyses of the month into the
 // caller's account when the account was just created by this sign-up, once
-// per IP and month (README "Anonymous usage transfer").
+// per IP and month (docs/decisions.md, "Anonymous usage transfer").
 func (p *profileAPI) transferUsage(c echo.Context) error {
 	n, err := p.store.TransferAnonymous(c.Request().Context(), currentUser(c).ID, clientIP(c), p.now(), newAccountWindow)
 	if err != nil {

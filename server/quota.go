@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/layerfix/layerfix/config"
 )
 
 // networkKey names a network's shared free allowance in anonymous_usage: a
@@ -21,7 +23,7 @@ func networkLimitMessage(now time.Time) string {
 func limitMessage(limit int, now time.Time) string {
 	now = now.UTC()
 	next := time.Date(now.Year(), now.Month()+1, 1, 0, 0, 0, 0, time.UTC)
-	// A new free account is charged the analyses used here (README "Anonymous
+	// A new free account is charged the analyses used here (docs/decisions.md, "Anonymous
 	// usage transfer"), so the message does not promise it more this month.
 	return fmt.Sprintf("You've used all %d free analyses for %s. Your free credits reset on %s (UTC). "+
 		"A free account keeps a log of your printers and issues, and the analyses used here count toward its month; "+
@@ -37,14 +39,14 @@ const codeUsageLimit = "USAGE_LIMIT_EXCEEDED"
 // (the operator, by name and contact when they are set).
 func usageLimitMessage(tier string, limit int, now time.Time, operator, contact string) string {
 	name := tier
-	for _, t := range Tiers {
+	for _, t := range config.Tiers {
 		if t.ID == tier {
 			name = t.Name
 		}
 	}
 	msg := fmt.Sprintf("You've used all %d AI troubleshooting sessions of your %s plan for %s. Your credits reset on %s (UTC).",
 		limit, name, now.UTC().Format("January 2006"), nextMonth(now).Format("January 2, 2006"))
-	if tier != Tiers[len(Tiers)-1].ID {
+	if tier != config.Tiers[len(config.Tiers)-1].ID {
 		return msg + " Upgrade your plan for more sessions."
 	}
 	ask := "the operator of this server"

@@ -7,6 +7,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/layerfix/layerfix/config"
 	"github.com/layerfix/layerfix/server/printerlink"
 	"github.com/layerfix/layerfix/store"
 	"github.com/layerfix/layerfix/store/blob"
@@ -297,7 +298,7 @@ func (s *Server) register(table []route, auth Authenticator) {
 }
 
 // exists says whether the route is registered under cfg.
-func (r route) exists(cfg *Config) bool {
+func (r route) exists(cfg *config.Config) bool {
 	switch r.When {
 	case localMode:
 		return cfg.AuthMode == "local"

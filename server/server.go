@@ -14,6 +14,8 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/layerfix/layerfix/config"
+
 	"github.com/labstack/echo/v4"
 	"github.com/labstack/echo/v4/middleware"
 
@@ -57,7 +59,7 @@ type Server struct {
 	metrics *metrics // nil when metrics are off
 	photos  *photosAPI
 	billing *billingAPI
-	cfg     *Config
+	cfg     *config.Config
 	e       *echo.Echo
 	store   *store.Store
 	log     *slog.Logger
@@ -65,7 +67,7 @@ type Server struct {
 }
 
 // New builds the routes.
-func New(cfg *Config, d Deps) (*Server, error) {
+func New(cfg *config.Config, d Deps) (*Server, error) {
 	if d.Logger == nil {
 		d.Logger = slog.Default()
 	}

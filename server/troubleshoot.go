@@ -35,7 +35,7 @@ type troubleshootAPI struct {
 	signer   resultSigner
 }
 
-// troubleshootRequest is SPEC section 7's anonymous payload.
+// troubleshootRequest is the anonymous analysis payload of POST /api/troubleshoot.
 type troubleshootRequest struct {
 	issueFields
 	PrinterBrand     string   `json:"printerBrand"`
@@ -180,7 +180,7 @@ func (t *troubleshootAPI) refund(ctx context.Context, now time.Time, keys ...str
 }
 
 // analysisErr maps an analyzer failure: a remote AI provider that is down
-// is a 503 naming it, so the app shows SPEC section 8's text.
+// is a 503 naming it, so the app says the AI analysis service is unavailable.
 func analysisErr(err error) error {
 	if errors.Is(err, ai.ErrUnavailable) {
 		provider := "Gemini"

@@ -17,7 +17,7 @@ import (
 	"github.com/layerfix/layerfix/ai"
 )
 
-// Field rules of SPEC section 5, shared by the anonymous and the signed-in
+// Field rules (lengths, numeric ranges, allowed characters), shared by the anonymous and the signed-in
 // issue forms. Messages are the spec's texts.
 var (
 	controlChars = regexp.MustCompile(`[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]`)

@@ -5,13 +5,14 @@ import (
 	"fmt"
 	"path/filepath"
 
+	"github.com/layerfix/layerfix/config"
 	"github.com/layerfix/layerfix/store/blob"
 )
 
 // OpenPhotos is the photo store the configuration names: an S3-compatible
 // bucket when LAYERFIX_BLOB_URL is set, else the photos directory in the
 // data dir.
-func OpenPhotos(ctx context.Context, cfg *Config) (blob.Store, error) {
+func OpenPhotos(ctx context.Context, cfg *config.Config) (blob.Store, error) {
 	if cfg.BlobURL == "" {
 		return blob.NewDisk(filepath.Join(cfg.DataDir, "photos")), nil
 	}
