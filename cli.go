@@ -11,6 +11,8 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/layerfix/layerfix/config"
+
 	"github.com/layerfix/layerfix/server"
 	"github.com/layerfix/layerfix/store"
 )
@@ -45,7 +47,7 @@ func userCmd(args []string, out io.Writer) error {
 		}
 		serverArgs = append(serverArgs, a)
 	}
-	cfg, rest, err := server.ParseConfig(serverArgs, os.Getenv)
+	cfg, rest, err := config.Parse(serverArgs, os.Getenv)
 	if err != nil {
 		return err
 	}

@@ -18,6 +18,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/layerfix/layerfix/config"
+
 	"github.com/layerfix/layerfix/ai"
 	"github.com/layerfix/layerfix/server"
 	"github.com/layerfix/layerfix/store"
@@ -316,7 +318,7 @@ func TestUserCreateDisableDelete(t *testing.T) {
 // TestBillingLogHidesURLSecrets: the Stripe API base is logged with its
 // password and secret-looking parameters hidden.
 func TestBillingLogHidesURLSecrets(t *testing.T) {
-	cfg, err := server.LoadConfig(nil, func(k string) string {
+	cfg, err := config.Load(nil, func(k string) string {
 		return map[string]string{
 			"LAYERFIX_STRIPE_SECRET_KEY": "sk_test_abc", "LAYERFIX_STRIPE_PUBLISHABLE_KEY": "pk_test_abc",
 			"LAYERFIX_STRIPE_WEBHOOK_SECRET": "whsec_abc", "LAYERFIX_STRIPE_PRICE_HOBBY": "price_h",
@@ -375,7 +377,7 @@ func openAIServer(t *testing.T, fallback, anonLimit string, timeout time.Duratio
 // seconds).
 func serverWithEnv(t *testing.T, env map[string]string) *server.Server {
 	t.Helper()
-	cfg, err := server.LoadConfig(nil, func(k string) string { return env[k] })
+	cfg, err := config.Load(nil, func(k string) string { return env[k] })
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,6 +16,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/layerfix/layerfix/config"
+
 	"firebase.google.com/go/v4/auth"
 
 	"github.com/layerfix/layerfix/ai"
@@ -187,7 +189,7 @@ func TestChangeEmailWithoutMail(t *testing.T) {
 
 func TestChangeEmailWithMail(t *testing.T) {
 	m := &fakeMailer{}
-	ws := newWorkspace(t, nil, func(_ *Config, d *Deps) { d.Mailer = m })
+	ws := newWorkspace(t, nil, func(_ *config.Config, d *Deps) { d.Mailer = m })
 	ada := ws.user(t, "ada@example.com")
 	m.wait(t, 1) // the sign-up's verification
 	if w := ws.do(t, "POST", "/api/auth/password-reset", `{"email":"ada@example.com"}`); w.Code != 202 {

@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/layerfix/layerfix/config"
+
 	"github.com/layerfix/layerfix/ai"
 	"github.com/layerfix/layerfix/store"
 	"github.com/layerfix/layerfix/store/storetest"
@@ -111,7 +113,7 @@ func TestAttachmentValidation(t *testing.T) {
 	}
 	an := &fakeAnalyzer{}
 	ts := newTestServer(t, nil, an)
-	ws := newWorkspace(t, an, func(c *Config, d *Deps) { c.TierLimits = TierLimits{"free": 100} })
+	ws := newWorkspace(t, an, func(c *config.Config, d *Deps) { c.TierLimits = config.TierLimits{"free": 100} })
 	ada := ws.user(t, "ada@example.com")
 	p := ws.addPrinter(t, ada, "Voron", "Voron 2.4")
 	for _, c := range cases {
@@ -379,7 +381,7 @@ func TestRefineKeepsAttachments(t *testing.T) {
 	}
 
 	// A saved issue's refine uses the stored attachments.
-	ws := newWorkspace(t, rec, func(c *Config, d *Deps) { d.Refiner = rec })
+	ws := newWorkspace(t, rec, func(c *config.Config, d *Deps) { d.Refiner = rec })
 	ada := ws.user(t, "ada@example.com")
 	p := ws.addPrinter(t, ada, "Voron", "Voron 2.4")
 	is := ws.submit(t, ada, issueBody(t, p.ID, func(m map[string]any) {

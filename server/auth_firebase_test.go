@@ -19,6 +19,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/layerfix/layerfix/config"
+
 	"firebase.google.com/go/v4/auth"
 
 	"github.com/layerfix/layerfix/store"
@@ -215,7 +217,7 @@ func TestFirebaseEmulator(t *testing.T) {
 	// The Admin SDK reads FIREBASE_AUTH_EMULATOR_HOST when a client is
 	// built, so it is set only around that (t.Setenv refuses parallel tests).
 	os.Unsetenv("FIREBASE_AUTH_EMULATOR_HOST")
-	prodAuth, err := NewFirebaseAuth(ctx, &Config{FirebaseProjectID: "demo-layerfix"}, storetest.Open(t), discard)
+	prodAuth, err := NewFirebaseAuth(ctx, &config.Config{FirebaseProjectID: "demo-layerfix"}, storetest.Open(t), discard)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,8 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/layerfix/layerfix/config"
+
 	"github.com/labstack/echo/v4"
 
 	"github.com/layerfix/layerfix/mail"
@@ -39,7 +41,7 @@ type localAuth struct {
 	now       func() time.Time
 	mailer    mail.Mailer // nil: no email
 	publicURL string      // scheme://host[/base] for links in emails
-	limits    TierLimits
+	limits    config.TierLimits
 	log       *slog.Logger
 	failIP    *attemptLimiter // failed sign-ins per address
 	failEmail *attemptLimiter // failed sign-ins per email, with backoff
@@ -50,7 +52,7 @@ type localAuth struct {
 	mails     *fixedWindow // emails per recipient
 }
 
-func newLocalAuth(st *store.Store, cfg *Config, keys *keyring, mailer mail.Mailer, now func() time.Time, log *slog.Logger) *localAuth {
+func newLocalAuth(st *store.Store, cfg *config.Config, keys *keyring, mailer mail.Mailer, now func() time.Time, log *slog.Logger) *localAuth {
 	return &localAuth{
 		store: st, now: now, mailer: mailer, publicURL: cfg.PublicURL + cfg.BasePath, limits: cfg.TierLimits, log: log,
 		failIP:    newAttemptLimiter(newLimitStates(st, "login-ip", now), loginFailures, loginWindow, 0, now),

@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/layerfix/layerfix/config"
+
 	"github.com/layerfix/layerfix/mail/mailtest"
 	"github.com/layerfix/layerfix/store"
 	"github.com/layerfix/layerfix/store/storetest"
@@ -292,18 +294,6 @@ func TestResetLinkForOperator(t *testing.T) {
 	}
 }
 
-func TestFirebaseEmulatorRefusedForRealProjects(t *testing.T) {
-	env := map[string]string{"LAYERFIX_AUTH_MODE": "firebase", "LAYERFIX_FIREBASE_PROJECT_ID": "my-real-app", "FIREBASE_AUTH_EMULATOR_HOST": "127.0.0.1:9099"}
-	_, err := LoadConfig(nil, func(k string) string { return env[k] })
-	if err == nil || !strings.HasPrefix(err.Error(), "FIREBASE_AUTH_EMULATOR_HOST:") {
-		t.Fatalf("err = %v", err)
-	}
-	env["LAYERFIX_FIREBASE_PROJECT_ID"] = "demo-layerfix"
-	if _, err := LoadConfig(nil, func(k string) string { return env[k] }); err != nil {
-		t.Fatalf("demo project refused: %v", err)
-	}
-}
-
 // nobody authenticates no token; it stands in for Firebase where no request is signed.
 type nobody struct{}
 
@@ -343,7 +333,7 @@ func TestFirebaseEmulatorInRuntimeConfig(t *testing.T) {
 	}
 	for _, bad := range []string{"127.0.0.1", "h:0", "a b:1", "x;y:1", "127.0.0.1:99999", `"><script>:1`} {
 		env["FIREBASE_AUTH_EMULATOR_HOST"] = bad
-		if _, err := LoadConfig(nil, func(k string) string { return env[k] }); err == nil || !strings.HasPrefix(err.Error(), "FIREBASE_AUTH_EMULATOR_HOST:") {
+		if _, err := config.Load(nil, func(k string) string { return env[k] }); err == nil || !strings.HasPrefix(err.Error(), "FIREBASE_AUTH_EMULATOR_HOST:") {
 			t.Errorf("%q: err = %v", bad, err)
 		}
 	}

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/layerfix/layerfix/config"
+
 	"github.com/labstack/echo/v4"
 
 	"github.com/layerfix/layerfix/billing"
@@ -42,18 +44,6 @@ var webhookEvents = map[string]bool{
 	"customer.subscription.deleted": true,
 	"invoice.paid":                  true,
 	"invoice.payment_failed":        true,
-}
-
-// registerBilling adds the subscription routes and the payment webhook.
-func (s *Server) registerBilling(api *echo.Group, d Deps) {
-	b := &billingAPI{store: d.Store, provider: d.Billing, now: d.Now, log: d.Logger}
-	s.billing = b
-	api.GET("/subscription", b.subscription)
-	api.POST("/create-subscription", b.create, b.enabled)
-	api.POST("/complete-subscription", b.complete, b.enabled)
-	api.POST("/change-subscription", b.change, b.enabled)
-	api.POST("/cancel-subscription", b.cancel, b.enabled)
-	api.POST("/stripe/webhook", b.webhook, b.quietlyEnabled)
 }
 
 type billingAPI struct {
@@ -186,7 +176,7 @@ func (b *billingAPI) subscription(c echo.Context) error {
 func paidTier(t string) bool { return slices.Contains(billing.PaidTiers, t) }
 
 func tierLabel(t string) string {
-	for _, x := range Tiers {
+	for _, x := range config.Tiers {
 		if x.ID == t {
 			return x.Name
 		}

@@ -14,6 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/layerfix/layerfix/config"
+
 	"github.com/layerfix/layerfix/billing"
 	"github.com/layerfix/layerfix/billing/billingtest"
 	"github.com/layerfix/layerfix/store"
@@ -403,15 +405,15 @@ func TestBillingOff(t *testing.T) {
 func TestBillingConfigNeedsEverySetting(t *testing.T) {
 	env := stripeEnv("")
 	delete(env, "LAYERFIX_STRIPE_WEBHOOK_SECRET")
-	if _, err := LoadConfig(nil, func(k string) string { return env[k] }); err == nil || !strings.Contains(err.Error(), "LAYERFIX_STRIPE_WEBHOOK_SECRET") {
+	if _, err := config.Load(nil, func(k string) string { return env[k] }); err == nil || !strings.Contains(err.Error(), "LAYERFIX_STRIPE_WEBHOOK_SECRET") {
 		t.Fatalf("missing webhook secret: %v", err)
 	}
 	env = stripeEnv("")
 	env["LAYERFIX_STRIPE_PRICE_PRO"] = "7.99"
-	if _, err := LoadConfig(nil, func(k string) string { return env[k] }); err == nil || !strings.Contains(err.Error(), "LAYERFIX_STRIPE_PRICE_PRO") {
+	if _, err := config.Load(nil, func(k string) string { return env[k] }); err == nil || !strings.Contains(err.Error(), "LAYERFIX_STRIPE_PRICE_PRO") {
 		t.Fatalf("bad price id: %v", err)
 	}
-	cfg, err := LoadConfig(nil, func(k string) string { return stripeEnv("")[k] })
+	cfg, err := config.Load(nil, func(k string) string { return stripeEnv("")[k] })
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,6 +14,8 @@ import (
 	"testing/fstest"
 	"time"
 
+	"github.com/layerfix/layerfix/config"
+
 	"github.com/layerfix/layerfix/ai"
 	"github.com/layerfix/layerfix/store"
 	"github.com/layerfix/layerfix/store/storetest"
@@ -57,13 +59,13 @@ func (f *fakeAnalyzer) Analyze(ctx context.Context, r ai.Request) (*ai.Result, e
 type testServer struct {
 	*Server
 	store *store.Store
-	cfg   *Config
+	cfg   *config.Config
 	h     http.Handler
 }
 
-func testConfig(t testing.TB, env map[string]string) *Config {
+func testConfig(t testing.TB, env map[string]string) *config.Config {
 	t.Helper()
-	cfg, err := LoadConfig(nil, func(k string) string { return env[k] })
+	cfg, err := config.Load(nil, func(k string) string { return env[k] })
 	if err != nil {
 		t.Fatalf("config: %v", err)
 	}

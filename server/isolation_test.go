@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/layerfix/layerfix/config"
+
 	"github.com/layerfix/layerfix/ai"
 )
 
@@ -17,7 +19,7 @@ func TestOtherUsersIDsAre404(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ws := newWorkspace(t, nil, func(c *Config, d *Deps) { d.Refiner = engine; c.PrinterLink = true })
+	ws := newWorkspace(t, nil, func(c *config.Config, d *Deps) { d.Refiner = engine; c.PrinterLink = true })
 	ada := ws.user(t, "ada@example.com")
 	bob := ws.user(t, "bob@example.com")
 	printer := ws.addPrinter(t, ada, "Mk4", "Prusa")

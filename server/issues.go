@@ -11,6 +11,8 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/layerfix/layerfix/config"
+
 	"github.com/labstack/echo/v4"
 
 	"github.com/layerfix/layerfix/ai"
@@ -47,7 +49,7 @@ type issuesAPI struct {
 	photos   *photosAPI
 	blobs    blob.Store
 	analyzer ai.Analyzer
-	limits   TierLimits
+	limits   config.TierLimits
 	now      func() time.Time
 	log      *slog.Logger
 	learn    *learner // nil: learning is off
@@ -129,7 +131,7 @@ func (h *issuesAPI) create(c echo.Context) (err error) {
 			h.refund(ctx, user.ID, netKey, now)
 		}
 	})
-	release, err := bodyBudget.acquire(ctx, min(3*bodySize(c.Request(), routeBodyLimits["POST /api/issues"]), bodyBudget.size))
+	release, err := bodyBudget.acquire(ctx, min(3*bodySize(c.Request(), issueBodyLimit), bodyBudget.size))
 	if err != nil {
 		return budgetErr(err)
 	}

@@ -19,6 +19,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/layerfix/layerfix/config"
+
 	"github.com/layerfix/layerfix/ai"
 	"github.com/layerfix/layerfix/store"
 	"github.com/layerfix/layerfix/store/blob"
@@ -52,7 +54,7 @@ type workspace struct {
 
 // newWorkspace starts a workspace server; opts adjust its configuration and
 // collaborators before it is built.
-func newWorkspace(t *testing.T, an ai.Analyzer, opts ...func(*Config, *Deps)) *workspace {
+func newWorkspace(t *testing.T, an ai.Analyzer, opts ...func(*config.Config, *Deps)) *workspace {
 	t.Helper()
 	dir := t.TempDir()
 	cfg := testConfig(t, map[string]string{"LAYERFIX_DATA_DIR": dir})
@@ -569,7 +571,7 @@ func TestDiagnosedCategoryOfIssues(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ws := newWorkspace(t, engine, func(c *Config, d *Deps) { d.Refiner = engine })
+	ws := newWorkspace(t, engine, func(c *config.Config, d *Deps) { d.Refiner = engine })
 	ada := ws.user(t, "ada@example.com")
 	p := ws.addPrinter(t, ada, "Mk4", "Prusa MK4")
 	clogDesc := "The nozzle is clogged: nothing comes out and the extruder clicks."

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/layerfix/layerfix/config"
+
 	"github.com/layerfix/layerfix/ai"
 )
 
@@ -36,7 +38,7 @@ func learningWorkspace(t *testing.T, env map[string]string) (*workspace, *ai.Eng
 	if err != nil {
 		t.Fatal(err)
 	}
-	ws := newWorkspace(t, engine, func(c *Config, d *Deps) {
+	ws := newWorkspace(t, engine, func(c *config.Config, d *Deps) {
 		all := map[string]string{"LAYERFIX_DATA_DIR": c.DataDir, "LAYERFIX_ANON_MONTHLY_LIMIT": "unlimited"}
 		for k, v := range env {
 			all[k] = v

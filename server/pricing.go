@@ -7,6 +7,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/layerfix/layerfix/config"
+
 	"github.com/labstack/echo/v4"
 )
 
@@ -34,7 +36,7 @@ const (
 )
 
 type pricingAPI struct {
-	limits TierLimits
+	limits config.TierLimits
 	source priceSource // nil when billing is off
 	now    func() time.Time
 	log    *slog.Logger
@@ -86,7 +88,7 @@ type planLimit struct {
 
 func (p *pricingAPI) usageLimits(c echo.Context) error {
 	out := map[string]planLimit{}
-	for _, t := range Tiers {
+	for _, t := range config.Tiers {
 		out[t.ID] = planLimit{Name: t.Name, Limit: p.limits.Limit(t.ID)}
 	}
 	c.Response().Header().Set("Cache-Control", "public, max-age=300")

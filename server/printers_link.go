@@ -20,6 +20,8 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/layerfix/layerfix/config"
+
 	"github.com/labstack/echo/v4"
 
 	"github.com/layerfix/layerfix/server/printerlink"
@@ -231,7 +233,7 @@ type printerLink struct {
 	log     *slog.Logger
 }
 
-func newPrinterLink(cfg *Config, st *store.Store, now func() time.Time, log *slog.Logger) *printerLink {
+func newPrinterLink(cfg *config.Config, st *store.Store, now func() time.Time, log *slog.Logger) *printerLink {
 	return &printerLink{
 		enabled: cfg.PrinterLink,
 		puller:  printerlink.New(printerlink.Policy{Nets: cfg.PrinterLinkNets}),

@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/layerfix/layerfix/config"
+
 	"github.com/labstack/echo/v4"
 
 	"github.com/layerfix/layerfix/store"
@@ -33,7 +35,7 @@ func EffectiveTier(u *store.User) string {
 	return "free"
 }
 
-func profileOf(u *store.User, now time.Time, limits TierLimits) profile {
+func profileOf(u *store.User, now time.Time, limits config.TierLimits) profile {
 	return profile{
 		ID: u.ID, FirebaseUID: u.FirebaseUID, Email: u.Email, DisplayName: u.DisplayName, EmailVerified: u.EmailVerified,
 		SubscriptionStatus: u.SubscriptionStatus, SubscriptionTier: u.SubscriptionTier,
@@ -44,7 +46,7 @@ func profileOf(u *store.User, now time.Time, limits TierLimits) profile {
 
 type profileAPI struct {
 	store  *store.Store
-	limits TierLimits
+	limits config.TierLimits
 	now    func() time.Time
 }
 
