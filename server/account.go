@@ -51,22 +51,6 @@ type accountAPI struct {
 	downloads *downloadSlots
 }
 
-// registerAccount adds the account routes; call it after the workspace and
-// billing routes, whose photo store and payment provider it uses.
-func (s *Server) registerAccount(api *echo.Group, d Deps) {
-	h := &accountAPI{store: d.Store, billing: s.billing, blobs: s.photos.blobs, learn: s.learn, now: s.now, log: s.log,
-		downloads: newDownloadSlots(maxDataDownloads)}
-	if s.cfg.AuthMode == "firebase" {
-		h.identity, _ = d.Authenticator.(identityDeleter)
-	} else {
-		h.local = s.local
-		api.POST("/user/password", h.changePassword)
-		api.POST("/user/email", h.changeEmail)
-	}
-	api.GET("/user/data", h.downloadData)
-	api.DELETE("/user", h.deleteAccount)
-}
-
 // confirmPassword checks the signed-in maker's current password under the
 // sign-in limits, so a stolen session cannot be used to guess it: its
 // failures count against the account's email as failed sign-ins do.

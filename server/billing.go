@@ -46,18 +46,6 @@ var webhookEvents = map[string]bool{
 	"invoice.payment_failed":        true,
 }
 
-// registerBilling adds the subscription routes and the payment webhook.
-func (s *Server) registerBilling(api *echo.Group, d Deps) {
-	b := &billingAPI{store: d.Store, provider: d.Billing, now: d.Now, log: d.Logger}
-	s.billing = b
-	api.GET("/subscription", b.subscription)
-	api.POST("/create-subscription", b.create, b.enabled)
-	api.POST("/complete-subscription", b.complete, b.enabled)
-	api.POST("/change-subscription", b.change, b.enabled)
-	api.POST("/cancel-subscription", b.cancel, b.enabled)
-	api.POST("/stripe/webhook", b.webhook, b.quietlyEnabled)
-}
-
 type billingAPI struct {
 	store    *store.Store
 	provider billing.Provider // nil when billing is off

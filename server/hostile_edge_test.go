@@ -192,7 +192,7 @@ func TestReadDeadlineOnlyWhileReading(t *testing.T) {
 	smallBodyReadTime = 200 * time.Millisecond
 	t.Cleanup(func() { smallBodyReadTime = old })
 	e := echo.New()
-	e.Use(routeBodyLimit(""))
+	e.Use(routeBodyLimit(nil, ""))
 	slow := func(c echo.Context) error {
 		io.Copy(io.Discard, c.Request().Body)
 		select {

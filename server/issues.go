@@ -131,7 +131,7 @@ func (h *issuesAPI) create(c echo.Context) (err error) {
 			h.refund(ctx, user.ID, netKey, now)
 		}
 	})
-	release, err := bodyBudget.acquire(ctx, min(3*bodySize(c.Request(), routeBodyLimits["POST /api/issues"]), bodyBudget.size))
+	release, err := bodyBudget.acquire(ctx, min(3*bodySize(c.Request(), issueBodyLimit), bodyBudget.size))
 	if err != nil {
 		return budgetErr(err)
 	}

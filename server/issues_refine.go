@@ -135,7 +135,7 @@ func (t *troubleshootAPI) refine(c echo.Context) (err error) {
 		return notFoundErr("API endpoint")
 	}
 	ctx := c.Request().Context()
-	release, err := bodyBudget.acquire(ctx, min(3*bodySize(c.Request(), routeBodyLimits["POST /api/troubleshoot/refine"]), bodyBudget.size))
+	release, err := bodyBudget.acquire(ctx, min(3*bodySize(c.Request(), refineBodyLimit), bodyBudget.size))
 	if err != nil {
 		return budgetErr(err)
 	}

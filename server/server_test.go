@@ -196,7 +196,7 @@ func TestBodyLimitChunked(t *testing.T) {
 		if w.Code != 413 {
 			t.Fatalf("%s chunked 30 MB body: %d %s", path, w.Code, w.Body.String())
 		}
-		if limit := routeBodyLimits["POST "+path]; body.n > limit+64<<10 {
+		if limit := bodyLimits(routeTable(&handlers{}))["POST "+path]; body.n > limit+64<<10 {
 			t.Fatalf("%s: server read %d bytes before refusing (limit %d)", path, body.n, limit)
 		}
 	}

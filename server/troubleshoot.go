@@ -94,7 +94,7 @@ func (t *troubleshootAPI) troubleshoot(c echo.Context) (err error) {
 	}
 	// The body (photos as base64) is held about three times over while it is
 	// decoded: its bytes, the JSON strings and the decoded images.
-	release, err := bodyBudget.acquire(ctx, min(3*bodySize(c.Request(), routeBodyLimits["POST /api/troubleshoot"]), bodyBudget.size))
+	release, err := bodyBudget.acquire(ctx, min(3*bodySize(c.Request(), troubleshootBodyLimit), bodyBudget.size))
 	if err != nil {
 		return budgetErr(err)
 	}

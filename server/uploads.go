@@ -324,22 +324,3 @@ func (p *photosAPI) allowed(c echo.Context, ph *store.Photo) (bool, error) {
 	want := photoSignature(key, ph.ID, ph.UserID, exp)
 	return subtle.ConstantTimeCompare([]byte(sig), []byte(want)) == 1, nil
 }
-
-// optionalUser resolves a bearer token when one is sent, for routes that
-// also serve requests without one (a photo in an <img> tag).
-func optionalUser(auth Authenticator) echo.MiddlewareFunc {
-	return func(next echo.HandlerFunc) echo.HandlerFunc {
-		return func(c echo.Context) error {
-			if tok := bearerToken(c); tok != "" {
-				u, err := auth.Authenticate(c.Request().Context(), tok)
-				switch {
-				case err == nil:
-					c.Set(userKey, u)
-				case !errors.Is(err, ErrBadToken):
-					return err
-				}
-			}
-			return next(c)
-		}
-	}
-}
