@@ -54,7 +54,6 @@ func processPhoto(ctx context.Context, raw []byte) (*processedPhoto, error) {
 	}
 	defer done()
 	img := fitWithin(src, maxPhotoSide)
-	src = nil
 	img = orient(img, orientation)
 
 	var buf bytes.Buffer

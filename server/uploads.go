@@ -298,7 +298,7 @@ func (p *photosAPI) serve(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	defer f.Close()
+	defer f.Close() //nolint:errcheck // opened for reading
 	h := c.Response().Header()
 	h.Set(echo.HeaderContentType, photoMIME)
 	h.Set("X-Content-Type-Options", "nosniff")
