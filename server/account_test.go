@@ -16,11 +16,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/layerfix/layerfix/config"
-
 	"firebase.google.com/go/v4/auth"
 
 	"github.com/layerfix/layerfix/ai"
+	"github.com/layerfix/layerfix/config"
 	"github.com/layerfix/layerfix/store"
 	"github.com/layerfix/layerfix/store/storetest"
 )
@@ -547,7 +546,7 @@ func TestDeleteFirebaseAccount(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ts := &testServer{Server: s, store: st, cfg: cfg, h: s.Handler()}
+	ts := &testServer{Server: s, store: st, cfg: cfg, h: checkContract(t, s.Handler())}
 	profileOfUser(t, ts, "tok.en.bob")
 
 	w := ts.do(t, "DELETE", "/api/user", "", bearer("tok.en.stale")...)

@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/layerfix/layerfix/config"
-
 	"github.com/layerfix/layerfix/mail/mailtest"
 	"github.com/layerfix/layerfix/store"
 	"github.com/layerfix/layerfix/store/storetest"
@@ -237,7 +236,7 @@ func TestPasswordResetByEmail(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ts := &testServer{Server: srv, store: st, cfg: cfg, h: srv.Handler()}
+	ts := &testServer{Server: srv, store: st, cfg: cfg, h: checkContract(t, srv.Handler())}
 	s := signup(t, ts, "maker@example.com", "spaghetti-monster")
 	verify := m.wait(t, 1)[0]
 	if verify.to != "maker@example.com" || !strings.Contains(verify.body, "mode=verify") {
@@ -278,7 +277,7 @@ func TestResetLinkForOperator(t *testing.T) {
 	if signup.Code != 201 {
 		t.Fatal(signup.Body.String())
 	}
-	link, err := ts.ResetLink(context.Background(), "m@example.com")
+	link, err := ts.local.ResetLink(context.Background(), "m@example.com")
 	if err != nil || !strings.HasPrefix(link, "https://fix.example.com/lf/login?mode=reset&oobCode=") {
 		t.Fatalf("link %q %v", link, err)
 	}
@@ -311,7 +310,7 @@ func TestFirebaseEmulatorInRuntimeConfig(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ts := &testServer{Server: s, store: s.store, cfg: cfg, h: s.Handler()}
+		ts := &testServer{Server: s, store: s.store, cfg: cfg, h: checkContract(t, s.Handler())}
 		w := ts.do(t, "GET", "/login", "")
 		return w.Body.String(), w.Header().Get("Content-Security-Policy")
 	}

@@ -14,9 +14,8 @@ import (
 	"testing/fstest"
 	"time"
 
-	"github.com/layerfix/layerfix/config"
-
 	"github.com/layerfix/layerfix/ai"
+	"github.com/layerfix/layerfix/config"
 	"github.com/layerfix/layerfix/store"
 	"github.com/layerfix/layerfix/store/storetest"
 )
@@ -83,7 +82,7 @@ func newTestServer(t testing.TB, env map[string]string, an ai.Analyzer) *testSer
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &testServer{Server: s, store: st, cfg: cfg, h: s.Handler()}
+	return &testServer{Server: s, store: st, cfg: cfg, h: checkContract(t, s.Handler())}
 }
 
 // do sends a request from remote address ip (default 192.0.2.1).

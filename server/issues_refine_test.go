@@ -8,9 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/layerfix/layerfix/config"
-
 	"github.com/layerfix/layerfix/ai"
+	"github.com/layerfix/layerfix/config"
 	"github.com/layerfix/layerfix/store/storetest"
 )
 
@@ -32,7 +31,7 @@ func engineServer(t *testing.T) (*testServer, *testClock) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &testServer{Server: s, store: st, cfg: cfg, h: s.Handler()}, clock
+	return &testServer{Server: s, store: st, cfg: cfg, h: checkContract(t, s.Handler())}, clock
 }
 
 type refinedResult struct {

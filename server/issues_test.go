@@ -19,9 +19,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/layerfix/layerfix/config"
-
 	"github.com/layerfix/layerfix/ai"
+	"github.com/layerfix/layerfix/config"
 	"github.com/layerfix/layerfix/store"
 	"github.com/layerfix/layerfix/store/blob"
 	"github.com/layerfix/layerfix/store/storetest"
@@ -74,7 +73,7 @@ func newWorkspace(t *testing.T, an ai.Analyzer, opts ...func(*config.Config, *De
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &workspace{testServer: &testServer{Server: s, store: st, cfg: cfg, h: s.Handler()}, photoDir: photoDir, clock: clock}
+	return &workspace{testServer: &testServer{Server: s, store: st, cfg: cfg, h: checkContract(t, s.Handler())}, photoDir: photoDir, clock: clock}
 }
 
 // user signs up a maker and returns the bearer header pair.

@@ -10,6 +10,8 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/layerfix/layerfix/textcheck"
+
 	"github.com/labstack/echo/v4"
 
 	"github.com/layerfix/layerfix/ai"
@@ -71,8 +73,8 @@ func (in *troubleshootRequest) validate() map[string]string {
 		fields["printerBrand"] = "Please enter your printer brand"
 	case utf8.RuneCountInString(in.PrinterBrand) > maxPrinterBrand:
 		fields["printerBrand"] = "Brand must be less than 100 characters"
-	case textProblem("Brand", in.PrinterBrand, false) != "":
-		fields["printerBrand"] = textProblem("Brand", in.PrinterBrand, false)
+	case textcheck.Problem("Brand", in.PrinterBrand, false) != "":
+		fields["printerBrand"] = textcheck.Problem("Brand", in.PrinterBrand, false)
 	}
 	return fields
 }
@@ -206,8 +208,5 @@ func (t *troubleshootAPI) publicUsage(c echo.Context) error {
 		return err
 	}
 	c.Response().Header().Set("Cache-Control", "no-store")
-	return c.JSON(http.StatusOK, struct {
-		CurrentUsage int    `json:"currentUsage"`
-		ResetsAt     string `json:"resetsAt"` // when this month's free analyses return
-	}{n, nextMonth(now).Format(time.RFC3339)})
+	return c.JSON(http.StatusOK, publicUsage{CurrentUsage: n, ResetsAt: nextMonth(now).Format(time.RFC3339)})
 }
