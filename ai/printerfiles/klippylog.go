@@ -255,6 +255,9 @@ var klipperMessages = newMessageTable([]message{
 	{"Invalid mpu id", "error.accelerometer", "mpu", 'm'},
 	{"Unable to parse option", "error.config", "", 'm'},
 	{"Include file '", "error.config", "", 'm'},
+	{"Unable to infer homing_positive_dir", "error.config", "", 'm'},
+	// klippy/chelper/serialqueue.c: the USB device went away
+	{"Got EOF when reading from device", "error.lost_communication", "mcu", 'm'},
 })
 
 // klipperMessage reads one Klipper error or status message; it reports
@@ -271,8 +274,9 @@ func klipperMessage(c *collector, msg string, n int, quote string) bool {
 		return mcuShutdown(c, msg, n, quote)
 	case strings.HasPrefix(msg, "Previous MCU '"):
 		return mcuShutdown(c, msg[len("Previous "):], n, quote)
-	case strings.HasPrefix(msg, "Lost communication with MCU '"):
-		name, _, _ := strings.Cut(msg[len("Lost communication with MCU '"):], "'")
+	case strings.HasPrefix(msg, "Lost communication with MCU '"), strings.HasPrefix(msg, "Timeout with MCU '"):
+		_, rest, _ := strings.Cut(msg, "MCU '")
+		name, _, _ := strings.Cut(rest, "'")
 		c.event("error.lost_communication", name, msg, n, quote)
 	case strings.HasPrefix(msg, "mcu '") && (strings.Contains(msg, "Unable to connect") || strings.Contains(msg, "Serial connection closed")):
 		name, _, _ := strings.Cut(msg[len("mcu '"):], "'")

@@ -315,6 +315,9 @@ func TestKlippyLogMoreMessages(t *testing.T) {
 		{"!! Must home X and Y axes first", want{"error.must_home_first", "", "Must home X and Y axes first"}},
 		{"Include file '/home/pi/printer_data/config/macros.cfg' does not exist", want{"error.config", "", "Include file '/home/pi/printer_data/config/macros.cfg' does not exist"}},
 		{"Unable to write tmc spi 'stepper_x' register GCONF", want{"error.tmc_uart", "x", "Unable to write tmc spi 'stepper_x' register GCONF"}},
+		{"Timeout with MCU 'mcu' (eventtime=12345.678901)", want{"error.lost_communication", "mcu", "Timeout with MCU 'mcu' (eventtime=12345.678901)"}},
+		{"Got EOF when reading from device", want{"error.lost_communication", "mcu", "Got EOF when reading from device"}},
+		{"Unable to infer homing_positive_dir in section 'stepper_x'", want{"error.config", "", "Unable to infer homing_positive_dir in section 'stepper_x'"}},
 		{"Filament Sensor runout_sensor: runout event detected, Time 4567.89", want{"event.filament_runout", "extruder", "Filament Sensor runout_sensor: runout event detected, Time 4567.89"}},
 	})
 }
