@@ -54,7 +54,7 @@ test-go: deps-go-test scripts/firebase/node_modules/.package-lock.json
 	$(GO) test -count=1 -tags sqlite_purego ./store/... ./server/
 
 test-frontend: frontend/node_modules/.package-lock.json
-	cd frontend && npm run typecheck && npm test
+	cd frontend && npm run typecheck && npm run lint && npm test
 
 test-e2e: build deps-test scripts/firebase/node_modules/.package-lock.json
 	cd frontend && LAYERFIX_BIN=$(CURDIR)/$(BIN) npm run e2e

@@ -112,7 +112,7 @@ func (h *accountAPI) changePassword(c echo.Context) error {
 	if err := h.store.DeleteSessionsExcept(ctx, u.ID, accounts.HashToken(bearerToken(c))); err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, map[string]string{"message": "Your password was changed. Other devices were signed out."})
+	return c.JSON(http.StatusOK, messageResponse{Message: "Your password was changed. Other devices were signed out."})
 }
 
 type emailChange struct {
@@ -161,8 +161,8 @@ func (h *accountAPI) changeEmail(c echo.Context) error {
 		} else if err != nil {
 			return err
 		}
-		return c.JSON(http.StatusOK, map[string]any{"email": email, "pending": false,
-			"message": "Your email address is now " + email + ". This server sends no email, so it is not verified."})
+		return c.JSON(http.StatusOK, emailChangeResponse{Email: email, Pending: false,
+			Message: "Your email address is now " + email + ". This server sends no email, so it is not verified."})
 	}
 	err := h.local.mailLink(email, u.ID, store.TokenEmailChange, mail.EmailChange, "verify", func(ctx context.Context, hash string) error {
 		return h.store.CreateEmailChangeToken(ctx, u.ID, email, hash, h.now().Add(emailChangeTTL))
@@ -173,8 +173,8 @@ func (h *accountAPI) changeEmail(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusAccepted, map[string]any{"email": email, "pending": true,
-		"message": "We sent a confirmation link to " + email + ". Your email address changes when you open it (within 24 hours)."})
+	return c.JSON(http.StatusAccepted, emailChangeResponse{Email: email, Pending: true,
+		Message: "We sent a confirmation link to " + email + ". Your email address changes when you open it (within 24 hours)."})
 }
 
 // deleteAccount handles DELETE /api/user: local accounts confirm with the
@@ -186,9 +186,7 @@ func (h *accountAPI) changeEmail(c echo.Context) error {
 func (h *accountAPI) deleteAccount(c echo.Context) error {
 	u, ctx := currentUser(c), c.Request().Context()
 	if h.local != nil {
-		var in struct {
-			Password string `json:"password"`
-		}
+		var in deleteAccountRequest
 		if err := bindJSON(c, &in); err != nil {
 			return err
 		}
@@ -230,6 +228,6 @@ func (h *accountAPI) deleteAccount(c echo.Context) error {
 	if plan != "" {
 		msg += " Your " + tierLabel(plan) + " subscription was canceled first: nothing more will be charged."
 	}
-	return c.JSON(http.StatusOK, map[string]any{"deleted": true, "subscriptionCanceled": plan != "",
-		"identityDeleted": identityDeleted, "message": msg})
+	return c.JSON(http.StatusOK, deleteAccountResponse{Deleted: true, SubscriptionCanceled: plan != "",
+		IdentityDeleted: identityDeleted, Message: msg})
 }

@@ -546,7 +546,7 @@ func TestDeleteFirebaseAccount(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ts := &testServer{Server: s, store: st, cfg: cfg, h: s.Handler()}
+	ts := &testServer{Server: s, store: st, cfg: cfg, h: checkContract(t, s.Handler())}
 	profileOfUser(t, ts, "tok.en.bob")
 
 	w := ts.do(t, "DELETE", "/api/user", "", bearer("tok.en.stale")...)

@@ -335,7 +335,7 @@ func TestRefineKeepsAttachments(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ts := &testServer{Server: srv, store: st, h: srv.Handler()}
+	ts := &testServer{Server: srv, store: st, h: checkContract(t, srv.Handler())}
 	files := attachments("klippy.log", klippyLog, "moonraker.conf", moonrakerConf)
 	body := func(atts any, extra map[string]any) string {
 		return validTroubleshoot(func(m map[string]any) {

@@ -233,7 +233,7 @@ func TestFirebaseEmulator(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ts := &testServer{Server: srv, store: st, cfg: cfg, h: srv.Handler()}
+	ts := &testServer{Server: srv, store: st, cfg: cfg, h: checkContract(t, srv.Handler())}
 
 	profileOK := func(t *testing.T, idToken string) profile {
 		t.Helper()

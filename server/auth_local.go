@@ -336,7 +336,7 @@ func (a *localAuth) passwordReset(c echo.Context) error {
 			a.sendLink(u, tokenReset, resetTTL, mail.Reset, "reset")
 		}
 	}
-	return c.JSON(http.StatusAccepted, map[string]bool{"emailEnabled": a.mailer != nil})
+	return c.JSON(http.StatusAccepted, passwordResetResponse{EmailEnabled: a.mailer != nil})
 }
 
 // ResetLink creates a one-hour reset link for email.
@@ -446,7 +446,7 @@ func (a *localAuth) passwordUpdate(c echo.Context) error {
 	if err := a.failEmail.clear(ctx, limiterKey("email", u.Email)); err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, map[string]string{"message": "Your password was changed. Please sign in."})
+	return c.JSON(http.StatusOK, messageResponse{Message: "Your password was changed. Please sign in."})
 }
 
 func (a *localAuth) verifyEmail(c echo.Context) error {
@@ -471,7 +471,7 @@ func (a *localAuth) verifyEmail(c echo.Context) error {
 		case err != nil:
 			return err
 		}
-		return c.JSON(http.StatusOK, map[string]string{"message": "Your email address is now " + email + "."})
+		return c.JSON(http.StatusOK, messageResponse{Message: "Your email address is now " + email + "."})
 	}
 	if err != nil {
 		return err
@@ -479,5 +479,5 @@ func (a *localAuth) verifyEmail(c echo.Context) error {
 	if err := a.store.UpdateUser(ctx, uid, map[string]any{"email_verified": true}); err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, map[string]string{"message": "Your email is verified."})
+	return c.JSON(http.StatusOK, messageResponse{Message: "Your email is verified."})
 }

@@ -236,7 +236,7 @@ func TestPasswordResetByEmail(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ts := &testServer{Server: srv, store: st, cfg: cfg, h: srv.Handler()}
+	ts := &testServer{Server: srv, store: st, cfg: cfg, h: checkContract(t, srv.Handler())}
 	s := signup(t, ts, "maker@example.com", "spaghetti-monster")
 	verify := m.wait(t, 1)[0]
 	if verify.to != "maker@example.com" || !strings.Contains(verify.body, "mode=verify") {
@@ -310,7 +310,7 @@ func TestFirebaseEmulatorInRuntimeConfig(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ts := &testServer{Server: s, store: s.store, cfg: cfg, h: s.Handler()}
+		ts := &testServer{Server: s, store: s.store, cfg: cfg, h: checkContract(t, s.Handler())}
 		w := ts.do(t, "GET", "/login", "")
 		return w.Body.String(), w.Header().Get("Content-Security-Policy")
 	}

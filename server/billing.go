@@ -190,9 +190,7 @@ const paidTierMsg = "Choose one of the paid plans: hobby, pro or farm."
 // returns a SetupIntent's client secret, or no secret when the caller is
 // already subscribed.
 func (b *billingAPI) create(c echo.Context) error {
-	var req struct {
-		Tier string `json:"tier"`
-	}
+	var req tierRequest
 	if err := bindJSON(c, &req); err != nil {
 		return err
 	}
@@ -232,9 +230,7 @@ func (b *billingAPI) create(c echo.Context) error {
 // that needs authentication answers requiresAction with the payment's
 // client secret; the webhook records the plan once it is paid.
 func (b *billingAPI) complete(c echo.Context) error {
-	var req struct {
-		SetupIntentID string `json:"setupIntentId"`
-	}
+	var req setupIntentRequest
 	if err := bindJSON(c, &req); err != nil {
 		return err
 	}
@@ -323,9 +319,7 @@ func (b *billingAPI) liveSubscription(ctx context.Context, userID int64, verb st
 
 // change swaps the plan with immediate proration; the billing date stays.
 func (b *billingAPI) change(c echo.Context) error {
-	var req struct {
-		NewTier string `json:"newTier"`
-	}
+	var req newTierRequest
 	if err := bindJSON(c, &req); err != nil {
 		return err
 	}
@@ -434,7 +428,7 @@ func (b *billingAPI) webhook(c echo.Context) error {
 	}
 	ack := func(outcome string) error {
 		b.log.Info("stripe webhook", "event", ev.ID, "type", ev.Type, "outcome", outcome)
-		return c.JSON(http.StatusOK, map[string]any{"received": true, "outcome": outcome})
+		return c.JSON(http.StatusOK, webhookAck{Received: true, Outcome: outcome})
 	}
 	if !webhookEvents[ev.Type] || ev.CustomerID == "" || ev.SubscriptionID == "" {
 		return ack("ignored")

@@ -296,7 +296,7 @@ func newBillingServerOn(t *testing.T, base string, st *store.Store, extra map[st
 	if err != nil {
 		t.Fatal(err)
 	}
-	b.testServer = &testServer{Server: s, store: st, cfg: cfg, h: s.Handler()}
+	b.testServer = &testServer{Server: s, store: st, cfg: cfg, h: checkContract(t, s.Handler())}
 	return b
 }
 
@@ -351,7 +351,7 @@ func TestWebhookWithBillingOffIsQuiet(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ts := &testServer{Server: s, cfg: cfg, h: s.Handler()}
+	ts := &testServer{Server: s, cfg: cfg, h: checkContract(t, s.Handler())}
 	for i := 0; i < 3; i++ {
 		w := ts.do(t, "POST", "/api/stripe/webhook", `{"id":"evt_1"}`, "Stripe-Signature", "t=1,v1=x")
 		if w.Code != 404 || decodeError(t, w).Code != CodeBillingDisabled {
@@ -733,7 +733,7 @@ func newStripeMockServer(t *testing.T) *testServer {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &testServer{Server: s, store: st, cfg: cfg, h: s.Handler()}
+	return &testServer{Server: s, store: st, cfg: cfg, h: checkContract(t, s.Handler())}
 }
 
 // TestCreateSubscriptionAgainstStripeMock is the acceptance check with

@@ -82,7 +82,7 @@ func newTestServer(t testing.TB, env map[string]string, an ai.Analyzer) *testSer
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &testServer{Server: s, store: st, cfg: cfg, h: s.Handler()}
+	return &testServer{Server: s, store: st, cfg: cfg, h: checkContract(t, s.Handler())}
 }
 
 // do sends a request from remote address ip (default 192.0.2.1).

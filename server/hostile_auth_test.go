@@ -32,7 +32,7 @@ func mailServerOn(t *testing.T, st *store.Store) (*testServer, *fakeMailer, *tes
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &testServer{Server: s, store: st, cfg: cfg, h: s.Handler()}, m, clock
+	return &testServer{Server: s, store: st, cfg: cfg, h: checkContract(t, s.Handler())}, m, clock
 }
 
 func login(t *testing.T, ts *testServer, email, pw, ip string) int {

@@ -111,7 +111,7 @@ func TestExpectedRefusalsNotErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ts := &testServer{Server: s, cfg: cfg, h: s.Handler()}
+	ts := &testServer{Server: s, cfg: cfg, h: checkContract(t, s.Handler())}
 	tok := signup(t, ts, "maker@example.com", "gears-and-layers").Token
 	an.err = ai.ErrUnavailable
 	for _, r := range []struct {

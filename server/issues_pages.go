@@ -181,8 +181,8 @@ func (h *issuesAPI) summary(c echo.Context) error {
 		return err
 	}
 	c.Response().Header().Set("Cache-Control", "no-store")
-	return c.JSON(http.StatusOK, map[string]any{
-		"total": counts.Total, "pending": counts.Pending, "inProgress": counts.InProgress,
-		"resolved": counts.Resolved, "open": counts.Pending + counts.InProgress, "recent": recent,
+	return c.JSON(http.StatusOK, issueSummary{
+		Total: counts.Total, Pending: counts.Pending, InProgress: counts.InProgress,
+		Resolved: counts.Resolved, Open: counts.Pending + counts.InProgress, Recent: recent,
 	})
 }

@@ -31,7 +31,7 @@ func engineServer(t *testing.T) (*testServer, *testClock) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &testServer{Server: s, store: st, cfg: cfg, h: s.Handler()}, clock
+	return &testServer{Server: s, store: st, cfg: cfg, h: checkContract(t, s.Handler())}, clock
 }
 
 type refinedResult struct {

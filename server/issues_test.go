@@ -73,7 +73,7 @@ func newWorkspace(t *testing.T, an ai.Analyzer, opts ...func(*config.Config, *De
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &workspace{testServer: &testServer{Server: s, store: st, cfg: cfg, h: s.Handler()}, photoDir: photoDir, clock: clock}
+	return &workspace{testServer: &testServer{Server: s, store: st, cfg: cfg, h: checkContract(t, s.Handler())}, photoDir: photoDir, clock: clock}
 }
 
 // user signs up a maker and returns the bearer header pair.

@@ -216,7 +216,7 @@ func (h *printersAPI) remove(c echo.Context) error {
 	if err := h.store.DeletePrinter(c.Request().Context(), currentUser(c).ID, id); err != nil {
 		return storeErr(err, "Printer")
 	}
-	return c.JSON(http.StatusOK, map[string]any{"id": id, "deleted": true})
+	return c.JSON(http.StatusOK, printerDeleted{ID: id, Deleted: true})
 }
 
 // printerStats is one printer's history: "track printer performance over
@@ -266,7 +266,7 @@ func (h *printersAPI) stats(c echo.Context) error {
 		out = append(out, orphan)
 	}
 	c.Response().Header().Set("Cache-Control", "no-store")
-	return c.JSON(http.StatusOK, map[string]any{"printers": out})
+	return c.JSON(http.StatusOK, printersStats{Printers: out})
 }
 
 // printerStatsOne handles GET /api/printers/:id/stats.

@@ -53,9 +53,7 @@ func (p *profileAPI) get(c echo.Context) error {
 // update handles PATCH /api/user/profile: the display name, checked by the
 // sign-up rules; it answers the updated profile.
 func (p *profileAPI) update(c echo.Context) error {
-	var in struct {
-		DisplayName *string `json:"displayName"`
-	}
+	var in profileUpdate
 	if err := bindJSON(c, &in); err != nil {
 		return err
 	}
@@ -84,7 +82,7 @@ func (p *profileAPI) transferUsage(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, map[string]int{"transferred": n})
+	return c.JSON(http.StatusOK, transferResponse{Transferred: n})
 }
 
 func sprintf(format string, a ...any) string { return fmt.Sprintf(format, a...) }

@@ -316,7 +316,7 @@ func TestHealthzQuietAtInfo(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ts := &testServer{Server: s, cfg: cfg, h: s.Handler()}
+		ts := &testServer{Server: s, cfg: cfg, h: checkContract(t, s.Handler())}
 		w := ts.do(t, "GET", "/healthz", "")
 		if w.Code != 200 || !strings.Contains(w.Body.String(), `"version":"v9.9.9"`) {
 			t.Fatalf("healthz: %d %s", w.Code, w.Body.String())

@@ -97,7 +97,7 @@ func (h *shareAPI) create(c echo.Context) error {
 	if err := h.store.CreateShare(c.Request().Context(), sr); err != nil {
 		return err
 	}
-	return c.JSON(http.StatusCreated, map[string]string{"shareId": sr.ShareID})
+	return c.JSON(http.StatusCreated, shareCreated{ShareID: sr.ShareID})
 }
 
 func (h *shareAPI) get(c echo.Context) error {

@@ -208,8 +208,5 @@ func (t *troubleshootAPI) publicUsage(c echo.Context) error {
 		return err
 	}
 	c.Response().Header().Set("Cache-Control", "no-store")
-	return c.JSON(http.StatusOK, struct {
-		CurrentUsage int    `json:"currentUsage"`
-		ResetsAt     string `json:"resetsAt"` // when this month's free analyses return
-	}{n, nextMonth(now).Format(time.RFC3339)})
+	return c.JSON(http.StatusOK, publicUsage{CurrentUsage: n, ResetsAt: nextMonth(now).Format(time.RFC3339)})
 }

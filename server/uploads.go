@@ -214,7 +214,7 @@ func (p *photosAPI) upload(c echo.Context) error {
 		}
 		out[i] = uploadedImage{URL: u}
 	}
-	return c.JSON(http.StatusOK, map[string][]uploadedImage{"images": out})
+	return c.JSON(http.StatusOK, uploadResponse{Images: out})
 }
 
 // readPhoto reads one uploaded file (holding its bytes from photos.Body) and
