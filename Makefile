@@ -68,7 +68,7 @@ api-types: frontend/scripts/openapi-types/node_modules/.package-lock.json
 
 test-frontend: frontend/node_modules/.package-lock.json frontend/scripts/openapi-types/node_modules/.package-lock.json
 	node frontend/scripts/openapi-types/gen.mjs --check
-	cd frontend && npm run typecheck && npm test
+	cd frontend && npm run typecheck && npm run lint && npm test
 
 test-e2e: build deps-test scripts/firebase/node_modules/.package-lock.json
 	cd frontend && LAYERFIX_BIN=$(CURDIR)/$(BIN) npm run e2e

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/layerfix/layerfix/config"
-
 	"github.com/layerfix/layerfix/store"
 )
 

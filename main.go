@@ -20,10 +20,9 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/layerfix/layerfix/config"
-
 	"github.com/layerfix/layerfix/ai"
 	"github.com/layerfix/layerfix/billing"
+	"github.com/layerfix/layerfix/config"
 	"github.com/layerfix/layerfix/server"
 	"github.com/layerfix/layerfix/store"
 )

@@ -7,20 +7,22 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"go/parser"
+	"go/token"
 	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
 
-	"github.com/layerfix/layerfix/config"
-
 	"github.com/layerfix/layerfix/ai"
+	"github.com/layerfix/layerfix/config"
 	"github.com/layerfix/layerfix/server"
 	"github.com/layerfix/layerfix/store"
 	"github.com/layerfix/layerfix/store/storetest"
@@ -496,5 +498,22 @@ func TestOpenAIFailureTakesNoCredit(t *testing.T) {
 	if m := serveReq(srv, "GET", "/metrics", "").Body.String(); !strings.Contains(m, `layerfix_analyses_total{engine="openai",outcome="error"} 1`) ||
 		!strings.Contains(m, `layerfix_openai_failures_total{reason="invalid_reply"}`) {
 		t.Error("/metrics does not count the failure")
+	}
+}
+
+// TestOperatorCommandsDoNotBuildTheServer: the user, backup and restore
+// commands call the config, accounts and store packages directly; none of
+// them imports the web server.
+func TestOperatorCommandsDoNotBuildTheServer(t *testing.T) {
+	for _, file := range []string{"cli.go", "backup.go"} {
+		f, err := parser.ParseFile(token.NewFileSet(), file, nil, parser.ImportsOnly)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, imp := range f.Imports {
+			if path, _ := strconv.Unquote(imp.Path.Value); path == "github.com/layerfix/layerfix/server" {
+				t.Errorf("%s imports %s", file, path)
+			}
+		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/layerfix/layerfix/accounts"
 	"github.com/layerfix/layerfix/mail"
 	"github.com/layerfix/layerfix/store"
 	"github.com/layerfix/layerfix/store/blob"
@@ -58,7 +59,7 @@ func (h *accountAPI) confirmPassword(c echo.Context, u *store.User, field, passw
 	if password == "" {
 		return validationErr(map[string]string{field: "Enter your current password."})
 	}
-	if len(password) > 4*maxPassword {
+	if len(password) > 4*accounts.MaxPassword {
 		return validationErr(map[string]string{field: "Password must be at most 1024 characters"})
 	}
 	got, err := h.local.checkPasswordLimited(c, u.Email, password)
@@ -87,7 +88,7 @@ func (h *accountAPI) changePassword(c echo.Context) error {
 	if in.CurrentPassword == "" {
 		fields["currentPassword"] = "Enter your current password."
 	}
-	if msg := weakPassword(in.NewPassword, u.Email); msg != "" {
+	if msg := accounts.WeakPassword(in.NewPassword, u.Email); msg != "" {
 		fields["newPassword"] = msg
 	} else if in.NewPassword == in.CurrentPassword {
 		fields["newPassword"] = "Choose a new password that differs from the current one."
@@ -99,7 +100,7 @@ func (h *accountAPI) changePassword(c echo.Context) error {
 		return err
 	}
 	var ph string
-	if err := withHashSlot(ctx, func() { ph = hashPassword(in.NewPassword) }); err != nil {
+	if err := accounts.WithHashSlot(ctx, func() { ph = accounts.HashPassword(in.NewPassword) }); err != nil {
 		return hashBusyErr(err)
 	}
 	if err := h.store.UpdateUser(ctx, u.ID, map[string]any{"password_hash": ph}); err != nil {
@@ -108,7 +109,7 @@ func (h *accountAPI) changePassword(c echo.Context) error {
 	if err := h.store.RevokeAuthTokens(ctx, u.ID, tokenReset, h.now()); err != nil {
 		return err
 	}
-	if err := h.store.DeleteSessionsExcept(ctx, u.ID, hashToken(bearerToken(c))); err != nil {
+	if err := h.store.DeleteSessionsExcept(ctx, u.ID, accounts.HashToken(bearerToken(c))); err != nil {
 		return err
 	}
 	return c.JSON(http.StatusOK, messageResponse{Message: "Your password was changed. Other devices were signed out."})
@@ -130,7 +131,7 @@ func (h *accountAPI) changeEmail(c echo.Context) error {
 		return err
 	}
 	u, ctx := currentUser(c), c.Request().Context()
-	email := normalizeEmail(in.NewEmail)
+	email := accounts.NormalizeEmail(in.NewEmail)
 	fields := map[string]string{}
 	switch {
 	case email == "":
@@ -214,7 +215,7 @@ func (h *accountAPI) deleteAccount(c echo.Context) error {
 			return err
 		}
 	}
-	photos, err := deleteUserData(ctx, h.store, h.blobs, h.log, u.ID)
+	photos, err := accounts.DeleteUserData(ctx, h.store, h.blobs, h.log, u.ID)
 	if err != nil {
 		return err
 	}
@@ -229,21 +230,4 @@ func (h *accountAPI) deleteAccount(c echo.Context) error {
 	}
 	return c.JSON(http.StatusOK, deleteAccountResponse{Deleted: true, SubscriptionCanceled: plan != "",
 		IdentityDeleted: identityDeleted, Message: msg})
-}
-
-// deleteUserData deletes an account's rows (the schema's cascades take its
-// printers, issues, attachments, photo records, sessions and one-time
-// tokens) and then its photo files, and returns how many photos it had. A
-// photo file that cannot be removed is logged: its row is gone already.
-func deleteUserData(ctx context.Context, st *store.Store, blobs blob.Store, log *slog.Logger, userID int64) (int, error) {
-	ids, err := st.DeleteUser(ctx, userID)
-	if err != nil {
-		return 0, err
-	}
-	for _, id := range ids {
-		if err := blobs.Delete(ctx, id+photoFileSuffix); err != nil && !errors.Is(err, blob.ErrNotFound) {
-			log.Warn("delete account: photo file", "photo", id, "err", err)
-		}
-	}
-	return len(ids), nil
 }

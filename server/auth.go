@@ -2,10 +2,6 @@ package server
 
 import (
 	"context"
-	"crypto/rand"
-	"crypto/sha256"
-	"encoding/base64"
-	"encoding/hex"
 	"errors"
 	"net/http"
 	"strings"
@@ -72,19 +68,4 @@ func authenticate(auth Authenticator, required bool) echo.MiddlewareFunc {
 func currentUser(c echo.Context) *store.User {
 	u, _ := c.Get(userKey).(*store.User)
 	return u
-}
-
-// newToken is 256 random bits, URL-safe, and its SHA-256 for storage.
-func newToken() (token, hash string) {
-	b := make([]byte, 32)
-	if _, err := rand.Read(b); err != nil {
-		panic(err) // crypto/rand never fails on supported platforms
-	}
-	token = base64.RawURLEncoding.EncodeToString(b)
-	return token, hashToken(token)
-}
-
-func hashToken(token string) string {
-	sum := sha256.Sum256([]byte(token))
-	return hex.EncodeToString(sum[:])
 }

@@ -11,12 +11,11 @@ import (
 	"sync"
 	"time"
 
-	"github.com/layerfix/layerfix/config"
-
 	firebase "firebase.google.com/go/v4"
 	"firebase.google.com/go/v4/auth"
 	"google.golang.org/api/option"
 
+	"github.com/layerfix/layerfix/config"
 	"github.com/layerfix/layerfix/store"
 )
 

@@ -19,10 +19,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/layerfix/layerfix/config"
-
 	"firebase.google.com/go/v4/auth"
 
+	"github.com/layerfix/layerfix/config"
 	"github.com/layerfix/layerfix/store"
 	"github.com/layerfix/layerfix/store/storetest"
 )

@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/layerfix/layerfix/config"
-
 	"github.com/layerfix/layerfix/mail/mailtest"
 	"github.com/layerfix/layerfix/store"
 	"github.com/layerfix/layerfix/store/storetest"
@@ -278,7 +277,7 @@ func TestResetLinkForOperator(t *testing.T) {
 	if signup.Code != 201 {
 		t.Fatal(signup.Body.String())
 	}
-	link, err := ts.ResetLink(context.Background(), "m@example.com")
+	link, err := ts.local.ResetLink(context.Background(), "m@example.com")
 	if err != nil || !strings.HasPrefix(link, "https://fix.example.com/lf/login?mode=reset&oobCode=") {
 		t.Fatalf("link %q %v", link, err)
 	}

@@ -11,11 +11,11 @@ import (
 	"strings"
 	"time"
 
-	"github.com/layerfix/layerfix/config"
-
 	"github.com/labstack/echo/v4"
 
+	"github.com/layerfix/layerfix/accounts"
 	"github.com/layerfix/layerfix/billing"
+	"github.com/layerfix/layerfix/config"
 	"github.com/layerfix/layerfix/store"
 )
 
@@ -155,7 +155,7 @@ type subscriptionView struct {
 
 func (b *billingAPI) view(sub *store.Subscription) subscriptionView {
 	u := &store.User{SubscriptionStatus: sub.Status, SubscriptionTier: sub.Tier}
-	v := subscriptionView{BillingEnabled: b.provider != nil, Tier: sub.Tier, Status: sub.Status, EffectiveTier: EffectiveTier(u),
+	v := subscriptionView{BillingEnabled: b.provider != nil, Tier: sub.Tier, Status: sub.Status, EffectiveTier: accounts.EffectiveTier(u),
 		HasSubscription: sub.SubscriptionID != "" && billing.Live(sub.Status), CancelAtPeriodEnd: sub.CancelAtPeriodEnd}
 	if sub.CurrentPeriodEnd != nil {
 		s := sub.CurrentPeriodEnd.UTC().Format(time.RFC3339)

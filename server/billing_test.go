@@ -14,10 +14,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/layerfix/layerfix/config"
-
 	"github.com/layerfix/layerfix/billing"
 	"github.com/layerfix/layerfix/billing/billingtest"
+	"github.com/layerfix/layerfix/config"
 	"github.com/layerfix/layerfix/store"
 	"github.com/layerfix/layerfix/store/storetest"
 )

@@ -14,9 +14,8 @@ import (
 	"testing/fstest"
 	"time"
 
-	"github.com/layerfix/layerfix/config"
-
 	"github.com/layerfix/layerfix/ai"
+	"github.com/layerfix/layerfix/config"
 	"github.com/layerfix/layerfix/store"
 	"github.com/layerfix/layerfix/store/storetest"
 )

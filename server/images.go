@@ -11,6 +11,8 @@ import (
 
 	"golang.org/x/image/draw"
 	_ "golang.org/x/image/webp"
+
+	"github.com/layerfix/layerfix/store"
 )
 
 // Photo processing limits of saved issues: size, count and stored form.
@@ -20,7 +22,7 @@ const (
 	maxUploadFiles  = maxImages
 	maxUploadBody   = 55 << 20 // five 10 MB files plus multipart framing
 	photoMIME       = "image/jpeg"
-	photoFileSuffix = ".jpg"
+	photoFileSuffix = store.PhotoFileSuffix
 )
 
 // uploadFormats are the formats a photo upload accepts.

@@ -5,9 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/layerfix/layerfix/config"
-
 	"github.com/layerfix/layerfix/ai"
+	"github.com/layerfix/layerfix/config"
 )
 
 // TestOtherUsersIDsAre404 walks every workspace route as Bob against Ada's

@@ -11,13 +11,14 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/layerfix/layerfix/config"
-
 	"github.com/labstack/echo/v4"
 
+	"github.com/layerfix/layerfix/accounts"
 	"github.com/layerfix/layerfix/ai"
+	"github.com/layerfix/layerfix/config"
 	"github.com/layerfix/layerfix/store"
 	"github.com/layerfix/layerfix/store/blob"
+	"github.com/layerfix/layerfix/textcheck"
 )
 
 // issueStore is what the issue routes need from the database.
@@ -175,7 +176,7 @@ func (h *issuesAPI) create(c echo.Context) (err error) {
 	req.NozzleSize, req.FilamentDiameter = &printer.NozzleSize, &printer.FilamentDiameter
 	req.Photos, req.History, req.Attachments = photos, history, aiAttachments(atts)
 
-	tier := EffectiveTier(user)
+	tier := accounts.EffectiveTier(user)
 	unverifiedFree := tier == "free" && !user.EmailVerified
 	if unverifiedFree && h.requireVerified {
 		return apiErr(http.StatusForbidden, CodeEmailNotVerified,
@@ -439,7 +440,7 @@ func (h *issuesAPI) resolve(c echo.Context) error {
 		fields["workingRecommendations"] = fmt.Sprintf("You can select at most %d working recommendations", maxWorkingRecs)
 	}
 	for _, r := range in.WorkingRecommendations {
-		r = cleanText(r, maxWorkingRecRunes+1)
+		r = textcheck.Clean(r, maxWorkingRecRunes+1)
 		if utf8.RuneCountInString(r) > maxWorkingRecRunes {
 			fields["workingRecommendations"] = "Each working recommendation must be less than 200 characters"
 		}
@@ -450,7 +451,7 @@ func (h *issuesAPI) resolve(c echo.Context) error {
 	}
 	var notes *string
 	if in.ResolutionNotes != nil {
-		n := cleanText(*in.ResolutionNotes, maxResolution+1)
+		n := textcheck.Clean(*in.ResolutionNotes, maxResolution+1)
 		if utf8.RuneCountInString(n) > maxResolution {
 			fields["resolutionNotes"] = "Resolution notes must be less than 1000 characters"
 		} else if n != "" {
@@ -576,7 +577,7 @@ func (h *issuesAPI) checkedSteps(c echo.Context) error {
 	seen := map[string]bool{}
 	for _, t := range in.CheckedSteps {
 		if !steps[t] {
-			return validationErr(map[string]string{"checkedSteps": fmt.Sprintf("%q is not a step of this issue", cleanText(t, 80))})
+			return validationErr(map[string]string{"checkedSteps": fmt.Sprintf("%q is not a step of this issue", textcheck.Clean(t, 80))})
 		}
 		if !seen[t] {
 			seen[t] = true

@@ -18,6 +18,7 @@ import (
 
 	"github.com/layerfix/layerfix/ai"
 	"github.com/layerfix/layerfix/store"
+	"github.com/layerfix/layerfix/textcheck"
 )
 
 // Refiner is the built-in engine: it offers narrow-it-down questions and
@@ -111,10 +112,10 @@ func checkAnswers(answers map[string]ai.Answer, known map[string]bool) *APIError
 	}
 	for id, a := range answers {
 		if !known[id] {
-			return validationErr(map[string]string{"answers": fmt.Sprintf("%q is not a question of this analysis", cleanText(id, 60))})
+			return validationErr(map[string]string{"answers": fmt.Sprintf("%q is not a question of this analysis", textcheck.Clean(id, 60))})
 		}
 		if !a.Valid() {
-			return validationErr(map[string]string{"answers": fmt.Sprintf("Answer %q with yes, no or unsure", cleanText(id, 60))})
+			return validationErr(map[string]string{"answers": fmt.Sprintf("Answer %q with yes, no or unsure", textcheck.Clean(id, 60))})
 		}
 	}
 	return nil
@@ -233,7 +234,7 @@ func (h *issuesAPI) refine(c echo.Context) (err error) {
 	}
 	for k, v := range in.Answers {
 		if !asked[k] {
-			return validationErr(map[string]string{"answers": fmt.Sprintf("%q is not a question of this analysis", cleanText(k, 60))})
+			return validationErr(map[string]string{"answers": fmt.Sprintf("%q is not a question of this analysis", textcheck.Clean(k, 60))})
 		}
 		answers[k] = v
 	}

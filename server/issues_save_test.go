@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/layerfix/layerfix/config"
-
 	"github.com/layerfix/layerfix/store"
 )
 

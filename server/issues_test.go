@@ -19,9 +19,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/layerfix/layerfix/config"
-
 	"github.com/layerfix/layerfix/ai"
+	"github.com/layerfix/layerfix/config"
 	"github.com/layerfix/layerfix/store"
 	"github.com/layerfix/layerfix/store/blob"
 	"github.com/layerfix/layerfix/store/storetest"

@@ -7,9 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/layerfix/layerfix/config"
-
 	"github.com/layerfix/layerfix/ai"
+	"github.com/layerfix/layerfix/config"
 )
 
 // rankOf is the 1-based position of title among the steps, 0 when absent.

@@ -9,12 +9,11 @@ import (
 	"strings"
 	"time"
 
-	"github.com/layerfix/layerfix/config"
-
 	"github.com/labstack/echo/v4"
 	"github.com/labstack/echo/v4/middleware"
 
 	"github.com/layerfix/layerfix/ai"
+	"github.com/layerfix/layerfix/config"
 )
 
 // maxJSONBody bounds the JSON body of an analysis (photos travel base64

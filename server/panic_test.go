@@ -10,9 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/layerfix/layerfix/config"
-
 	"github.com/layerfix/layerfix/ai"
+	"github.com/layerfix/layerfix/config"
 	"github.com/layerfix/layerfix/store"
 )
 

@@ -20,6 +20,8 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/layerfix/layerfix/textcheck"
+
 	"github.com/layerfix/layerfix/config"
 
 	"github.com/labstack/echo/v4"
@@ -105,7 +107,7 @@ func (in *hostInput) validate(fields map[string]string) {
 		fields["host.url"] = "Leave the user name and password out of the address: put the API key in its own field"
 	case u.RawQuery != "" || u.Fragment != "" || strings.ContainsAny(in.URL, "?#"):
 		fields["host.url"] = "The host's address must not hold a query (?) or a fragment (#)"
-	case invalidChar(in.URL, false) != "":
+	case textcheck.InvalidChar(in.URL, false) != "":
 		fields["host.url"] = "The host's address holds a character that cannot be in an address"
 	}
 	if in.APIKey != nil {

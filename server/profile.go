@@ -5,10 +5,10 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/layerfix/layerfix/config"
-
 	"github.com/labstack/echo/v4"
 
+	"github.com/layerfix/layerfix/accounts"
+	"github.com/layerfix/layerfix/config"
 	"github.com/layerfix/layerfix/store"
 )
 
@@ -26,20 +26,11 @@ type profile struct {
 	UsageResetsAt      string  `json:"usageResetsAt"`
 }
 
-// EffectiveTier is subscriptionTier while the subscription is active,
-// otherwise free.
-func EffectiveTier(u *store.User) string {
-	if u.SubscriptionStatus == "active" && u.SubscriptionTier != "" {
-		return u.SubscriptionTier
-	}
-	return "free"
-}
-
 func profileOf(u *store.User, now time.Time, limits config.TierLimits) profile {
 	return profile{
 		ID: u.ID, FirebaseUID: u.FirebaseUID, Email: u.Email, DisplayName: u.DisplayName, EmailVerified: u.EmailVerified,
 		SubscriptionStatus: u.SubscriptionStatus, SubscriptionTier: u.SubscriptionTier,
-		MonthlyUsage: store.EffectiveUsage(u, now), MonthlyLimit: limits.Limit(EffectiveTier(u)),
+		MonthlyUsage: store.EffectiveUsage(u, now), MonthlyLimit: limits.Limit(accounts.EffectiveTier(u)),
 		UsageResetsAt: nextMonth(now).Format(time.RFC3339),
 	}
 }
@@ -69,7 +60,7 @@ func (p *profileAPI) update(c echo.Context) error {
 	if in.DisplayName == nil {
 		return validationErr(map[string]string{"displayName": "Please enter your display name"})
 	}
-	name, problem := checkDisplayName(*in.DisplayName)
+	name, problem := accounts.CheckDisplayName(*in.DisplayName)
 	if problem != "" {
 		return validationErr(map[string]string{"displayName": problem})
 	}

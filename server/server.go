@@ -14,13 +14,12 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/layerfix/layerfix/config"
-
 	"github.com/labstack/echo/v4"
 	"github.com/labstack/echo/v4/middleware"
 
 	"github.com/layerfix/layerfix/ai"
 	"github.com/layerfix/layerfix/billing"
+	"github.com/layerfix/layerfix/config"
 	"github.com/layerfix/layerfix/mail"
 	"github.com/layerfix/layerfix/store"
 	"github.com/layerfix/layerfix/store/blob"
@@ -173,11 +172,6 @@ func (s *Server) health(disk *diskCheck) echo.HandlerFunc {
 		}
 		return c.JSON(http.StatusOK, map[string]string{"status": "ok", "version": s.cfg.Version})
 	}
-}
-
-// ResetLink makes a one-hour password reset link for a local account.
-func (s *Server) ResetLink(ctx context.Context, email string) (string, error) {
-	return s.local.ResetLink(ctx, email)
 }
 
 // Handler is the root http.Handler.

@@ -10,6 +10,8 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/layerfix/layerfix/textcheck"
+
 	"github.com/labstack/echo/v4"
 
 	"github.com/layerfix/layerfix/ai"
@@ -71,8 +73,8 @@ func (in *troubleshootRequest) validate() map[string]string {
 		fields["printerBrand"] = "Please enter your printer brand"
 	case utf8.RuneCountInString(in.PrinterBrand) > maxPrinterBrand:
 		fields["printerBrand"] = "Brand must be less than 100 characters"
-	case textProblem("Brand", in.PrinterBrand, false) != "":
-		fields["printerBrand"] = textProblem("Brand", in.PrinterBrand, false)
+	case textcheck.Problem("Brand", in.PrinterBrand, false) != "":
+		fields["printerBrand"] = textcheck.Problem("Brand", in.PrinterBrand, false)
 	}
 	return fields
 }

@@ -20,6 +20,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/layerfix/layerfix/textcheck"
+
 	"github.com/labstack/echo/v4"
 
 	"github.com/layerfix/layerfix/store"
@@ -250,7 +252,7 @@ func (p *photosAPI) removeBlobs(records []store.Photo) {
 
 // describeFile names the n-th file for messages, with its (cleaned) name.
 func describeFile(n int, filename string) string {
-	base := cleanText(path.Base(strings.ReplaceAll(filename, `\`, "/")), 60)
+	base := textcheck.Clean(path.Base(strings.ReplaceAll(filename, `\`, "/")), 60)
 	if base == "" || base == "." || base == "/" {
 		return fmt.Sprintf("Image %d", n)
 	}

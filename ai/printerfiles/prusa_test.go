@@ -69,6 +69,13 @@ func TestPrusaMessages(t *testing.T) {
 		{"MINTEMP ERROR prusa.io/13208", want{"prusa.error_code", "13208", "MK4 HOTEND_MINTEMP_ERROR"}},
 		{"MINTEMP ERROR prusa.io/13208", want{"error.mintemp", "extruder", "13208 HOTEND_MINTEMP_ERROR"}},
 		{"HOMING ERROR Z #12301", want{"error.homing_failed", "z", "12301 HOMING_ERROR_Z"}},
+		// Prusa-Firmware's messages.cpp
+		{"Err:HOTEND FAN ERROR", want{"error.fan", "hotend_fan", "Err:HOTEND FAN ERROR"}},
+		{"echo:TMC DRIVER OVERTEMP", want{"error.driver_over_temperature", "", "TMC DRIVER OVERTEMP"}},
+		{"POWER PANIC DETECTED", want{"error.undervoltage", "vin", "POWER PANIC DETECTED"}},
+		{"G-code sliced for a different printer type. Continue?", want{"warning.gcode_mismatch", "printer", "G-code sliced for a different printer type. Continue?"}},
+		{"Nozzle diameter differs from the G-code. Please check the value in settings. Print cancelled.", want{"warning.gcode_mismatch", "nozzle", "Nozzle diameter differs from the G-code. Please check the value in settings. Print cancelled."}},
+		{"Distance between tip of the nozzle and the bed surface has not been set yet.", want{"warning.z_offset_not_set", "probe", "Distance between tip of the nozzle and the bed surface has not been set yet."}},
 		// every Buddy error code of Prusa-Error-Codes whose fault the facts name
 		{"MODULAR BED ERROR prusa.io/17250", want{"error.heater_fault", "heater_bed", "17250 MB_HEATER_DISCONNECTED"}},
 		{"HEATBREAK COOLING TOO SLOW prusa.io/13216", want{"error.fan", "hotend_fan", "13216 HEATBREAK_COOLING_TOO_SLOW"}},

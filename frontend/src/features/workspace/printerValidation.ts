@@ -72,7 +72,7 @@ function keepsSavedKey(v: PrinterFormValues): boolean {
 function hostErrors(v: PrinterFormValues, errors: PrinterFieldErrors) {
   if (!v.hostKind) return;
   const url = v.hostUrl.trim();
-  let parsed: URL | null = null;
+  let parsed: URL | null;
   try {
     parsed = new URL(url);
   } catch {
