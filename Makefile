@@ -5,7 +5,7 @@ VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -s -w -X main.version=$(VERSION)
 SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all build frontend run test test-go test-frontend test-e2e vet lint lint-go lint-frontend deps-test deps-go-test bench clean release release-check attack fuzz lighthouse bench-farm bench-http test-s3
+.PHONY: all build frontend run test test-go test-frontend test-e2e vet lint lint-go lint-frontend deps-test deps-go-test bench clean release release-check attack fuzz lighthouse bench-farm bench-http test-s3 api-types
 
 # stripe-mock: a local Stripe API for the billing tests (installed once).
 STRIPE_MOCK ?= github.com/stripe/stripe-mock@v0.203.0
@@ -72,7 +72,21 @@ test-go: deps-go-test scripts/firebase/node_modules/.package-lock.json
 	# The release binaries' SQLite (pure Go): the store and the HTTP layer again.
 	$(GO) test -count=1 -tags sqlite_purego ./store/... ./server/
 
-test-frontend: frontend/node_modules/.package-lock.json
+# openapi-typescript in a package of its own: it needs TypeScript 5's
+# compiler API, which the frontend's TypeScript 7 does not ship.
+frontend/scripts/openapi-types/node_modules/.package-lock.json: frontend/scripts/openapi-types/package-lock.json frontend/scripts/openapi-types/package.json
+	cd frontend/scripts/openapi-types && npm ci --no-audit --no-fund --loglevel=error
+	@touch $@
+
+# The API contract: server/openapi/openapi.json is generated from the Go
+# types (go generate ./server; TestOpenAPIDocumentIsCurrent fails when it is
+# stale), frontend/src/api/schema.gen.ts from it.
+api-types: frontend/scripts/openapi-types/node_modules/.package-lock.json
+	$(GO) generate ./server
+	node frontend/scripts/openapi-types/gen.mjs
+
+test-frontend: frontend/node_modules/.package-lock.json frontend/scripts/openapi-types/node_modules/.package-lock.json
+	node frontend/scripts/openapi-types/gen.mjs --check
 	cd frontend && npm run typecheck && npm run lint && npm test
 
 test-e2e: build deps-test scripts/firebase/node_modules/.package-lock.json
@@ -95,7 +109,7 @@ attack: build
 
 # Fuzz every parser of untrusted input, FUZZTIME each (default 10 minutes).
 FUZZTIME ?= 10m
-FUZZ_TARGETS := server:FuzzImageHeaders server:FuzzJSONRoutes billing:FuzzParseEvent ai:FuzzAnalyze \
+FUZZ_TARGETS := photos:FuzzImageHeaders server:FuzzJSONRoutes billing:FuzzParseEvent ai:FuzzAnalyze \
 	ai/printerfiles:FuzzStripSecrets ai/printerfiles:FuzzKlipperConfig ai/printerfiles:FuzzKlippyLog \
 	ai/printerfiles:FuzzMarlin ai/printerfiles:FuzzRRF ai/printerfiles:FuzzPrusa ai/printerfiles:FuzzGcode \
 	ai/printerfiles:FuzzRead

@@ -280,6 +280,14 @@ func (g *schemaGen) fields(t reflect.Type, name string, props rawSchema, require
 			jname = f.Name
 		}
 		key := name + "." + jname
+		if own, ok := schemaNames[t]; ok && own != name {
+			// A field of an embedded named type keeps that type's overrides.
+			if _, mine := fieldSchemas[key]; !mine {
+				if _, mine := fieldDocs[key]; !mine {
+					key = own + "." + jname
+				}
+			}
+		}
 		s, ok := fieldSchemas[key]
 		if !ok {
 			s = g.schema(f.Type)

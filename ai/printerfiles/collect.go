@@ -363,7 +363,8 @@ done:
 	}
 	rest := t[j:]
 	switch {
-	case strings.HasPrefix(rest, " - "):
+	case strings.HasPrefix(rest, " - "), strings.HasPrefix(rest, " : "):
+		// OctoPrint's serial.log "2024-11-02 10:12:44,123 - ", Repetier-Host's "10:12:44.123 : "
 		return rest[3:]
 	case rest == "":
 		return ""
