@@ -48,7 +48,7 @@ $(GOLANGCI_LINT):
 lint: lint-go lint-frontend
 
 lint-go: $(GOLANGCI_LINT)
-	$(GOLANGCI_LINT) run --concurrency 2 ./...
+	$(GOLANGCI_LINT) run --concurrency 2 --allow-serial-runners ./...
 
 lint-frontend: frontend/node_modules/.package-lock.json
 	cd frontend && npm run lint

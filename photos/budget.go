@@ -31,8 +31,10 @@ var (
 var BudgetWait = 20 * time.Second
 
 var (
+	// ErrTooBig means a request needs more than the whole budget.
 	ErrTooBig = errors.New("larger than the server can process at once")
-	ErrBusy   = errors.New("server busy")
+	// ErrBusy means the share did not come free within BudgetWait.
+	ErrBusy = errors.New("server busy")
 )
 
 // Budget is a pool of bytes that requests wait for their share of.

@@ -28,6 +28,7 @@ type Error struct{ msg string }
 func (e *Error) Error() string { return e.msg }
 
 var (
+	// ErrNotImage is the refusal of data that is not a JPEG, PNG or WebP image.
 	ErrNotImage  = &Error{"is not a JPEG, PNG or WebP image"}
 	errDamaged   = &Error{"is damaged and could not be read"}
 	errSixteen   = &Error{"is a 16-bit PNG: export it as an 8-bit PNG or a JPEG"}

@@ -21,7 +21,9 @@ if (process.argv.includes('--check')) {
   let have = '';
   try {
     have = readFileSync(out, 'utf8');
-  } catch {}
+  } catch {
+    // No file yet: it is stale.
+  }
   if (have !== ts) {
     console.error(`${out} is stale: run \`node frontend/scripts/openapi-types/gen.mjs\` and commit it`);
     process.exit(1);
