@@ -247,10 +247,9 @@ func anyLine(text string, test func(string) bool) bool {
 // section: the line is an INI section header named one of names, or
 // starting with one of prefixes (followed by a name).
 func section(l string, names, prefixes []string) bool {
-	// Only the closing bracket is required: "name]" reads as a section too.
-	inner, _ := strings.CutPrefix(l, "[")
-	inner, ok := strings.CutSuffix(inner, "]")
-	if !ok || strings.ContainsAny(inner, "[]") {
+	inner, open := strings.CutPrefix(l, "[")
+	inner, closed := strings.CutSuffix(inner, "]")
+	if !open || !closed || strings.ContainsAny(inner, "[]") {
 		return false
 	}
 	for _, n := range names {
