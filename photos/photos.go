@@ -52,7 +52,6 @@ func Process(ctx context.Context, raw []byte) (*Processed, error) {
 	}
 	defer done()
 	img := fitWithin(src, MaxSide)
-	src = nil
 	img = orient(img, orientation)
 
 	var buf bytes.Buffer

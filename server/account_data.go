@@ -187,7 +187,7 @@ func (h *accountAPI) writeData(ctx context.Context, zw *zip.Writer, acct *store.
 		if err != nil {
 			return err
 		}
-		defer f.Close()
+		defer f.Close() //nolint:errcheck // opened for reading
 		// JPEGs do not shrink: stored, not deflated.
 		w, err := zw.CreateHeader(&zip.FileHeader{Name: "photos/" + p.ID + photos.FileSuffix, Method: zip.Store, Modified: p.CreatedAt})
 		if err != nil {

@@ -340,7 +340,7 @@ func (h *issuesAPI) readBlob(ctx context.Context, name string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
+	defer f.Close() //nolint:errcheck // opened for reading
 	data, err := io.ReadAll(io.LimitReader(f, photos.MaxImageBytes))
 	if err != nil {
 		return nil, fmt.Errorf("read photo %s: %w", name, err)

@@ -141,7 +141,6 @@ func (t *troubleshootAPI) troubleshoot(c echo.Context) (err error) {
 		taken = append(taken, networkKey(ip))
 	}
 	imgs, msg, err := photos.DecodeAnalysis(ctx, pending)
-	pending = nil
 	if msg != "" {
 		return validationErr(map[string]string{"images": msg})
 	}

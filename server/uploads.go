@@ -304,7 +304,7 @@ func (p *photosAPI) serve(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	defer f.Close()
+	defer f.Close() //nolint:errcheck // opened for reading
 	h := c.Response().Header()
 	h.Set(echo.HeaderContentType, photos.MIME)
 	h.Set("X-Content-Type-Options", "nosniff")
