@@ -25,7 +25,7 @@ var analysisFormats = map[string]bool{"jpeg": true, "png": true}
 // pixels are decoded only after the credit is taken.
 type Pending struct {
 	raw []byte
-	hdr Header
+	hdr header
 }
 
 // CheckAnalysis checks base64 JPEG/PNG strings (a data: URL prefix is
@@ -52,9 +52,9 @@ func CheckAnalysis(imgs []string) ([]Pending, string) {
 		if err != nil || len(raw) == 0 {
 			return nil, fmt.Sprintf("Image %d is not valid base64 image data", n)
 		}
-		h, err := Sniff(raw, analysisFormats, MaxAnalysisPixels)
+		h, err := sniff(raw, analysisFormats, maxAnalysisPixels)
 		if err != nil {
-			if err == ErrNotImage {
+			if err == errNotImage {
 				return nil, fmt.Sprintf("Image %d is not a JPEG or PNG image", n)
 			}
 			return nil, fmt.Sprintf("Image %d %s", n, err.Error())
@@ -71,7 +71,7 @@ func CheckAnalysis(imgs []string) ([]Pending, string) {
 func DecodeAnalysis(ctx context.Context, imgs []Pending) ([]ai.Photo, string, error) {
 	out := make([]ai.Photo, 0, len(imgs))
 	for i, p := range imgs {
-		img, done, err := DecodeWithin(ctx, p.raw, p.hdr, 0)
+		img, done, err := decodeWithin(ctx, p.raw, p.hdr, 0)
 		var pe *Error
 		if errors.As(err, &pe) {
 			return nil, fmt.Sprintf("Image %d %s", i+1, pe.Error()), nil
@@ -79,11 +79,11 @@ func DecodeAnalysis(ctx context.Context, imgs []Pending) ([]ai.Photo, string, er
 		if err != nil {
 			return nil, "", err
 		}
-		data := StripMetadata(p.raw, p.hdr.Format)
-		mime := "image/" + p.hdr.Format
+		data := stripMetadata(p.raw, p.hdr.format)
+		mime := "image/" + p.hdr.format
 		if data == nil {
 			var buf bytes.Buffer
-			if err := jpeg.Encode(&buf, img, &jpeg.Options{Quality: JPEGQuality}); err != nil {
+			if err := jpeg.Encode(&buf, img, &jpeg.Options{Quality: jpegQuality}); err != nil {
 				done()
 				return nil, "", fmt.Errorf("re-encode image %d: %w", i+1, err)
 			}

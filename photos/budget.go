@@ -17,7 +17,7 @@ import (
 //   - Decode: decoded pixels (width × height × bytes per pixel, plus
 //     the resized copies of an upload).
 //
-// A request waits for its share (at most BudgetWait) and is told to retry
+// A request waits for its share (at most budgetWait) and is told to retry
 // when the server stays busy; a single item larger than the whole budget is
 // refused outright. Two separate pools, always taken in the order body then
 // decode, cannot deadlock. With GOMEMLIMIT (main.go) this keeps a Pi with
@@ -27,12 +27,13 @@ var (
 	Decode = NewBudget(80 << 20)
 )
 
-// BudgetWait is how long a request waits for its share of a budget.
-var BudgetWait = 20 * time.Second
+// budgetWait is how long a request waits for its share of a budget.
+var budgetWait = 20 * time.Second
 
 var (
-	ErrTooBig = errors.New("larger than the server can process at once")
-	ErrBusy   = errors.New("server busy")
+	errTooBig = errors.New("larger than the server can process at once")
+	// ErrBusy means the budget stayed taken for budgetWait; the client may retry.
+	ErrBusy = errors.New("server busy")
 )
 
 // Budget is a pool of bytes that requests wait for their share of.
@@ -54,9 +55,9 @@ func (b *Budget) Acquire(ctx context.Context, n int64) (release func(), err erro
 		return func() {}, nil
 	}
 	if n > b.size {
-		return nil, ErrTooBig
+		return nil, errTooBig
 	}
-	wctx, cancel := context.WithTimeout(ctx, BudgetWait)
+	wctx, cancel := context.WithTimeout(ctx, budgetWait)
 	defer cancel()
 	if err := b.sem.Acquire(wctx, n); err != nil {
 		if ctx.Err() != nil {
