@@ -17,7 +17,7 @@ import (
 //   - Decode: decoded pixels (width × height × bytes per pixel, plus
 //     the resized copies of an upload).
 //
-// A request waits for its share (at most BudgetWait) and is told to retry
+// A request waits for its share (at most budgetWait) and is told to retry
 // when the server stays busy; a single item larger than the whole budget is
 // refused outright. Two separate pools, always taken in the order body then
 // decode, cannot deadlock. With GOMEMLIMIT (main.go) this keeps a Pi with
@@ -27,13 +27,12 @@ var (
 	Decode = NewBudget(80 << 20)
 )
 
-// BudgetWait is how long a request waits for its share of a budget.
-var BudgetWait = 20 * time.Second
+// budgetWait is how long a request waits for its share of a budget.
+var budgetWait = 20 * time.Second
 
 var (
-	// ErrTooBig means a request needs more than the whole budget.
-	ErrTooBig = errors.New("larger than the server can process at once")
-	// ErrBusy means the share did not come free within BudgetWait.
+	errTooBig = errors.New("larger than the server can process at once")
+	// ErrBusy means the budget stayed taken for budgetWait; the client may retry.
 	ErrBusy = errors.New("server busy")
 )
 
@@ -56,9 +55,9 @@ func (b *Budget) Acquire(ctx context.Context, n int64) (release func(), err erro
 		return func() {}, nil
 	}
 	if n > b.size {
-		return nil, ErrTooBig
+		return nil, errTooBig
 	}
-	wctx, cancel := context.WithTimeout(ctx, BudgetWait)
+	wctx, cancel := context.WithTimeout(ctx, budgetWait)
 	defer cancel()
 	if err := b.sem.Acquire(wctx, n); err != nil {
 		if ctx.Err() != nil {

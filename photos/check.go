@@ -17,8 +17,8 @@ import (
 // so 12 megapixels (a 4000 × 3000 phone photo) is plenty for any client and
 // keeps one decode and its resized copies within Decode.
 const (
-	MaxAnalysisPixels = 4_200_000 // 2048 × 2048
-	MaxUploadPixels   = 12_000_000
+	maxAnalysisPixels = 4_200_000 // 2048 × 2048
+	maxUploadPixels   = 12_000_000
 )
 
 // Error is a reason an image is refused, shown to the maker after the
@@ -28,8 +28,7 @@ type Error struct{ msg string }
 func (e *Error) Error() string { return e.msg }
 
 var (
-	// ErrNotImage is the refusal of data that is not a JPEG, PNG or WebP image.
-	ErrNotImage  = &Error{"is not a JPEG, PNG or WebP image"}
+	errNotImage  = &Error{"is not a JPEG, PNG or WebP image"}
 	errDamaged   = &Error{"is damaged and could not be read"}
 	errSixteen   = &Error{"is a 16-bit PNG: export it as an 8-bit PNG or a JPEG"}
 	errTooCostly = &Error{"is too large to process: save it as a smaller or baseline (non-progressive) JPEG"}
@@ -39,9 +38,9 @@ func tooManyPixels(w, h, limit int) *Error {
 	return &Error{fmt.Sprintf("is too large (%d×%d pixels): the limit is %d megapixels", w, h, limit/1_000_000)}
 }
 
-// Header is what an image's header says, read without decoding pixels.
-type Header struct {
-	Format        string // jpeg, png or webp
+// header is what an image's header says, read without decoding pixels.
+type header struct {
+	format        string // jpeg, png or webp
 	width, height int
 	components    int  // JPEG colour components
 	progressive   bool // progressive JPEG: the decoder keeps all coefficients
@@ -49,20 +48,20 @@ type Header struct {
 
 var sniffedFormat = map[string]string{"image/jpeg": "jpeg", "image/png": "png", "image/webp": "webp"}
 
-// Sniff checks raw's type by content, then its dimensions and the
+// sniff checks raw's type by content, then its dimensions and the
 // properties that make decoding expensive, before any pixel is decoded.
 // allowed limits the formats; maxPixels bounds width × height.
-func Sniff(raw []byte, allowed map[string]bool, maxPixels int) (Header, error) {
-	var h Header
+func sniff(raw []byte, allowed map[string]bool, maxPixels int) (header, error) {
+	var h header
 	format, ok := sniffedFormat[http.DetectContentType(raw)]
 	if !ok || !allowed[format] {
-		return h, ErrNotImage
+		return h, errNotImage
 	}
 	cfg, cfgFormat, err := image.DecodeConfig(bytes.NewReader(raw))
 	if err != nil || cfgFormat != format {
-		return h, ErrNotImage
+		return h, errNotImage
 	}
-	h.Format, h.width, h.height = format, cfg.Width, cfg.Height
+	h.format, h.width, h.height = format, cfg.Width, cfg.Height
 	if h.width <= 0 || h.height <= 0 {
 		return h, errDamaged
 	}
@@ -82,11 +81,11 @@ func Sniff(raw []byte, allowed map[string]bool, maxPixels int) (Header, error) {
 	return h, nil
 }
 
-// DecodeCost is the memory a full decode of the image takes, in bytes.
-func (h Header) DecodeCost() int64 {
+// decodeCost is the memory a full decode of the image takes, in bytes.
+func (h header) decodeCost() int64 {
 	px := int64(h.width) * int64(h.height)
 	perPixel := int64(4) // every 8-bit format decodes to at most 4 bytes a pixel
-	if h.Format == "jpeg" && h.progressive {
+	if h.format == "jpeg" && h.progressive {
 		// Progressive JPEGs keep a 16-bit coefficient per sample until the end.
 		perPixel += 2 * int64(max(h.components, 3))
 	}
@@ -126,11 +125,11 @@ func jpegFrame(jpg []byte) (components int, progressive bool) {
 	return 3, false
 }
 
-// DecodeWithin decodes raw fully while holding its cost (plus extra bytes
+// decodeWithin decodes raw fully while holding its cost (plus extra bytes
 // the caller needs for copies) from Decode; done releases it.
-func DecodeWithin(ctx context.Context, raw []byte, h Header, extra int64) (img image.Image, done func(), err error) {
-	release, err := Decode.Acquire(ctx, h.DecodeCost()+extra)
-	if errors.Is(err, ErrTooBig) {
+func decodeWithin(ctx context.Context, raw []byte, h header, extra int64) (img image.Image, done func(), err error) {
+	release, err := Decode.Acquire(ctx, h.decodeCost()+extra)
+	if errors.Is(err, errTooBig) {
 		return nil, nil, errTooCostly
 	}
 	if err != nil {
@@ -155,12 +154,12 @@ func DecodeWithin(ctx context.Context, raw []byte, h Header, extra int64) (img i
 
 var decodeCPU = make(chan struct{}, max(1, runtime.NumCPU()-1))
 
-// StripMetadata returns the image without metadata that can identify the
+// stripMetadata returns the image without metadata that can identify the
 // maker (EXIF with GPS, XMP, comments, text chunks), without re-encoding
 // it: JPEG APPn (except JFIF/Adobe colour information) and COM segments,
 // PNG text, eXIf and time chunks. Anything it cannot parse is returned as
 // nil, and the caller re-encodes instead.
-func StripMetadata(raw []byte, format string) []byte {
+func stripMetadata(raw []byte, format string) []byte {
 	switch format {
 	case "jpeg":
 		return stripJPEG(raw)

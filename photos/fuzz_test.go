@@ -16,11 +16,11 @@ func FuzzImageHeaders(f *testing.F) {
 	f.Add([]byte("\x89PNG\r\n\x1a\n\x00\x00\x00\x0dIHDR\x00\x00\x10\x00\x00\x00\x10\x00\x10\x06\x00\x00\x00"))
 	f.Add([]byte("RIFF\x00\x00\x00\x00WEBPVP8 "))
 	f.Fuzz(func(t *testing.T, raw []byte) {
-		if h, err := Sniff(raw, UploadFormats, MaxUploadPixels); err == nil {
-			if int64(h.width)*int64(h.height) > MaxUploadPixels || h.DecodeCost() <= 0 {
+		if h, err := sniff(raw, uploadFormats, maxUploadPixels); err == nil {
+			if int64(h.width)*int64(h.height) > maxUploadPixels || h.decodeCost() <= 0 {
 				t.Fatalf("accepted %+v", h)
 			}
-			if out := StripMetadata(raw, h.Format); out != nil && len(out) > len(raw) {
+			if out := stripMetadata(raw, h.format); out != nil && len(out) > len(raw) {
 				t.Fatalf("stripping grew the image from %d to %d bytes", len(raw), len(out))
 			}
 		}

@@ -17,14 +17,14 @@ import (
 
 // Photo processing limits of saved issues: size, count and stored form.
 const (
-	MaxSide     = 2048 // longest side of a stored photo, px
-	JPEGQuality = 85
+	maxSide     = 2048 // longest side of a stored photo, px
+	jpegQuality = 85
 	MIME        = "image/jpeg"
 	FileSuffix  = store.PhotoFileSuffix
 )
 
-// UploadFormats are the formats a photo upload accepts.
-var UploadFormats = map[string]bool{"jpeg": true, "png": true, "webp": true}
+// uploadFormats are the formats a photo upload accepts.
+var uploadFormats = map[string]bool{"jpeg": true, "png": true, "webp": true}
 
 // Processed is a re-encoded photo: JPEG bytes with no metadata.
 type Processed struct {
@@ -35,27 +35,27 @@ type Processed struct {
 // Process checks raw as an image (content sniffing, then the header:
 // dimensions, bit depth, progressive JPEG, before any pixel is decoded),
 // decodes it within Decode and re-encodes it as a JPEG of at most
-// MaxSide pixels, upright per its EXIF orientation. Encoding from
+// maxSide pixels, upright per its EXIF orientation. Encoding from
 // pixels drops every metadata segment, GPS included.
 func Process(ctx context.Context, raw []byte) (*Processed, error) {
-	h, err := Sniff(raw, UploadFormats, MaxUploadPixels)
+	h, err := sniff(raw, uploadFormats, maxUploadPixels)
 	if err != nil {
 		return nil, err
 	}
 	orientation := 1
-	if h.Format == "jpeg" {
+	if h.format == "jpeg" {
 		orientation = Orientation(raw)
 	}
-	src, done, err := DecodeWithin(ctx, raw, h, resizeCost(h.width, h.height, MaxSide, orientation))
+	src, done, err := decodeWithin(ctx, raw, h, resizeCost(h.width, h.height, maxSide, orientation))
 	if err != nil {
 		return nil, err
 	}
 	defer done()
-	img := fitWithin(src, MaxSide)
+	img := fitWithin(src, maxSide)
 	img = orient(img, orientation)
 
 	var buf bytes.Buffer
-	if err := jpeg.Encode(&buf, img, &jpeg.Options{Quality: JPEGQuality}); err != nil {
+	if err := jpeg.Encode(&buf, img, &jpeg.Options{Quality: jpegQuality}); err != nil {
 		return nil, fmt.Errorf("encode photo: %w", err)
 	}
 	b := img.Bounds()

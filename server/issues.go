@@ -290,8 +290,8 @@ func (h *issuesAPI) refund(ctx context.Context, userID int64, netKey string, now
 
 // photoIDs extracts and de-duplicates the photo ids of photoUrls.
 func photoIDs(urls []string) ([]string, string) {
-	if len(urls) > maxImages {
-		return nil, fmt.Sprintf("You can attach at most %d photos", maxImages)
+	if len(urls) > photos.MaxImages {
+		return nil, fmt.Sprintf("You can attach at most %d photos", photos.MaxImages)
 	}
 	ids := make([]string, 0, len(urls))
 	seen := map[string]bool{}
@@ -341,7 +341,7 @@ func (h *issuesAPI) readBlob(ctx context.Context, name string) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close() //nolint:errcheck // opened for reading
-	data, err := io.ReadAll(io.LimitReader(f, maxImageBytes))
+	data, err := io.ReadAll(io.LimitReader(f, photos.MaxImageBytes))
 	if err != nil {
 		return nil, fmt.Errorf("read photo %s: %w", name, err)
 	}

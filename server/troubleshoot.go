@@ -108,10 +108,10 @@ func (t *troubleshootAPI) troubleshoot(c echo.Context) (err error) {
 	}
 	// Only headers are read before the credit: an over-limit client never
 	// gets a pixel decoded.
-	var pending []pendingImage
+	var pending []photos.Pending
 	if len(fields) == 0 {
 		var msg string
-		if pending, msg = checkImages(in.Images); msg != "" {
+		if pending, msg = photos.CheckAnalysis(in.Images); msg != "" {
 			fields["images"] = msg
 		}
 	}
@@ -140,7 +140,7 @@ func (t *troubleshootAPI) troubleshoot(c echo.Context) (err error) {
 		}
 		taken = append(taken, networkKey(ip))
 	}
-	photos, msg, err := decodeImages(ctx, pending)
+	imgs, msg, err := photos.DecodeAnalysis(ctx, pending)
 	if msg != "" {
 		return validationErr(map[string]string{"images": msg})
 	}
@@ -149,7 +149,7 @@ func (t *troubleshootAPI) troubleshoot(c echo.Context) (err error) {
 	}
 	req := in.request()
 	req.PrinterBrand = in.PrinterBrand
-	req.Photos, req.Attachments = photos, aiAttachments(atts)
+	req.Photos, req.Attachments = imgs, aiAttachments(atts)
 	res, err := t.analyzer.Analyze(ctx, req)
 	if err != nil {
 		return analysisErr(err)

@@ -30,7 +30,7 @@ import (
 
 // Upload limits: how many photos one request carries and its body.
 const (
-	maxUploadFiles = maxImages
+	maxUploadFiles = photos.MaxImages
 	maxUploadBody  = 55 << 20 // five 10 MB files plus multipart framing
 )
 
@@ -220,16 +220,16 @@ func (p *photosAPI) upload(c echo.Context) error {
 // readPhoto reads one uploaded file (holding its bytes from photos.Body) and
 // processes it.
 func (p *photosAPI) readPhoto(ctx context.Context, part io.Reader, name string) (*photos.Processed, error) {
-	release, err := photos.Body.Acquire(ctx, maxImageBytes+1)
+	release, err := photos.Body.Acquire(ctx, photos.MaxImageBytes+1)
 	if err != nil {
 		return nil, budgetErr(err)
 	}
 	defer release()
-	raw, err := io.ReadAll(io.LimitReader(part, maxImageBytes+1))
+	raw, err := io.ReadAll(io.LimitReader(part, photos.MaxImageBytes+1))
 	if err != nil {
 		return nil, uploadReadErr(err)
 	}
-	if len(raw) > maxImageBytes {
+	if len(raw) > photos.MaxImageBytes {
 		return nil, validationErr(map[string]string{"images": name + " is larger than 10 MB"})
 	}
 	if len(raw) == 0 {

@@ -86,7 +86,7 @@ func TestUploadRejects(t *testing.T) {
 	ws := newWorkspace(t, nil)
 	ada := ws.user(t, "ada@example.com")
 	small := pngImage(t, 10, 10)
-	big := make([]byte, maxImageBytes+1)
+	big := make([]byte, photos.MaxImageBytes+1)
 	copy(big, small)
 	six := map[string][]byte{}
 	var names []string

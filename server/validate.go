@@ -1,12 +1,7 @@
 package server
 
 import (
-	"bytes"
-	"context"
-	"encoding/base64"
-	"errors"
 	"fmt"
-	"image/jpeg"
 	_ "image/png" // register the decoder
 	"math"
 	"strconv"
@@ -14,15 +9,12 @@ import (
 	"unicode/utf8"
 
 	"github.com/layerfix/layerfix/ai"
-	"github.com/layerfix/layerfix/photos"
 	"github.com/layerfix/layerfix/textcheck"
 )
 
 // Field rules (lengths, numeric ranges, allowed characters), shared by the anonymous and the signed-in
 // issue forms. Messages are the spec's texts.
 const (
-	maxImages        = 5
-	maxImageBytes    = 10 << 20
 	maxImagePixels   = 40_000_000
 	maxPrinterBrand  = 100
 	minDescription   = 10
@@ -151,81 +143,4 @@ func (f *issueFields) request() ai.Request {
 		r.Material = *f.Material
 	}
 	return r
-}
-
-// analysisFormats are the formats an analysis accepts.
-var analysisFormats = map[string]bool{"jpeg": true, "png": true}
-
-// pendingImage is an analysis image whose header passed the checks; its
-// pixels are decoded only after the credit is taken.
-type pendingImage struct {
-	raw []byte
-	hdr photos.Header
-}
-
-// checkImages checks base64 JPEG/PNG strings (a data: URL prefix is
-// accepted) from their headers only: size, type, dimensions, bit depth. The
-// message names the image at fault, counting from 1.
-func checkImages(imgs []string) ([]pendingImage, string) {
-	if len(imgs) > maxImages {
-		return nil, fmt.Sprintf("You can attach at most %d photos", maxImages)
-	}
-	out := make([]pendingImage, 0, len(imgs))
-	for i, s := range imgs {
-		n := i + 1
-		if j := strings.Index(s, ";base64,"); strings.HasPrefix(s, "data:") && j > 0 {
-			s = s[j+len(";base64,"):]
-		}
-		s = strings.TrimSpace(s)
-		if base64.StdEncoding.DecodedLen(len(s)) > maxImageBytes+3 {
-			return nil, fmt.Sprintf("Image %d is larger than 10 MB", n)
-		}
-		raw, err := base64.StdEncoding.DecodeString(s)
-		if err != nil {
-			raw, err = base64.RawStdEncoding.DecodeString(s)
-		}
-		if err != nil || len(raw) == 0 {
-			return nil, fmt.Sprintf("Image %d is not valid base64 image data", n)
-		}
-		h, err := photos.Sniff(raw, analysisFormats, photos.MaxAnalysisPixels)
-		if err != nil {
-			if err == photos.ErrNotImage {
-				return nil, fmt.Sprintf("Image %d is not a JPEG or PNG image", n)
-			}
-			return nil, fmt.Sprintf("Image %d %s", n, err.Error())
-		}
-		out = append(out, pendingImage{raw: raw, hdr: h})
-	}
-	return out, ""
-}
-
-// decodeImages decodes the checked images one at a time within photos.Decode
-// (a damaged image gives a message naming it) and hands the AI their bytes
-// without metadata: EXIF (GPS included), XMP and comments are cut out, or
-// the image is re-encoded when it cannot be parsed for that.
-func decodeImages(ctx context.Context, imgs []pendingImage) ([]ai.Photo, string, error) {
-	out := make([]ai.Photo, 0, len(imgs))
-	for i, p := range imgs {
-		img, done, err := photos.DecodeWithin(ctx, p.raw, p.hdr, 0)
-		var pe *photos.Error
-		if errors.As(err, &pe) {
-			return nil, fmt.Sprintf("Image %d %s", i+1, pe.Error()), nil
-		}
-		if err != nil {
-			return nil, "", err
-		}
-		data := photos.StripMetadata(p.raw, p.hdr.Format)
-		mime := "image/" + p.hdr.Format
-		if data == nil {
-			var buf bytes.Buffer
-			if err := jpeg.Encode(&buf, img, &jpeg.Options{Quality: photos.JPEGQuality}); err != nil {
-				done()
-				return nil, "", fmt.Errorf("re-encode image %d: %w", i+1, err)
-			}
-			data, mime = buf.Bytes(), photos.MIME
-		}
-		done()
-		out = append(out, ai.Photo{MIMEType: mime, Data: data})
-	}
-	return out, "", nil
 }
