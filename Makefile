@@ -5,7 +5,7 @@ VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -s -w -X main.version=$(VERSION)
 SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all build frontend run test test-go test-frontend test-e2e vet lint lint-go lint-frontend deps-test deps-go-test bench clean release release-check attack fuzz lighthouse bench-farm bench-http test-s3 api-types
+.PHONY: all build frontend run test test-go test-frontend test-e2e vet fmt-check lint lint-tool lint-go lint-frontend deps-test deps-go-test bench clean release release-check attack fuzz lighthouse bench-farm bench-http test-s3 api-types
 
 # stripe-mock: a local Stripe API for the billing tests (installed once).
 STRIPE_MOCK ?= github.com/stripe/stripe-mock@v0.203.0
@@ -39,6 +39,8 @@ deps-test:
 GOLANGCI_LINT_VERSION := v2.15.0
 GOLANGCI_LINT := .tools/golangci-lint-$(GOLANGCI_LINT_VERSION)
 
+lint-tool: $(GOLANGCI_LINT)
+
 $(GOLANGCI_LINT):
 	GOBIN=$(CURDIR)/.tools $(GO) install github.com/golangci/golangci-lint/v2/cmd/golangci-lint@$(GOLANGCI_LINT_VERSION)
 	mv .tools/golangci-lint $@
@@ -53,8 +55,12 @@ lint-go: $(GOLANGCI_LINT)
 lint-frontend: frontend/node_modules/.package-lock.json
 	cd frontend && npm run lint
 
-vet:
+# go vet's analyzers also run inside lint-go (govet), so make test runs only
+# the gofmt check from here.
+vet: fmt-check
 	$(GO) vet ./...
+
+fmt-check:
 	@test -z "$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go' -not -path './frontend/*'))" || { echo "gofmt needed:"; gofmt -l .; exit 1; }
 
 deps-go-test:
@@ -69,8 +75,9 @@ scripts/firebase/node_modules/.package-lock.json: scripts/firebase/package-lock.
 # under make the Firebase emulator test must run, not skip.
 test-go: deps-go-test scripts/firebase/node_modules/.package-lock.json
 	LAYERFIX_REQUIRE_FIREBASE_EMULATOR=1 scripts/with-postgres.sh $(GO) test -race -count=1 ./...
-	# The release binaries' SQLite (pure Go): the store and the HTTP layer again.
-	$(GO) test -count=1 -tags sqlite_purego ./store/... ./server/
+	# The release binaries' SQLite (pure Go): the store's tests again (every
+	# query of the HTTP layer goes through the store).
+	$(GO) test -count=1 -tags sqlite_purego ./store/...
 
 # openapi-typescript in a package of its own: it needs TypeScript 5's
 # compiler API, which the frontend's TypeScript 7 does not ship.
@@ -92,7 +99,7 @@ test-frontend: frontend/node_modules/.package-lock.json frontend/scripts/openapi
 test-e2e: build deps-test scripts/firebase/node_modules/.package-lock.json
 	cd frontend && LAYERFIX_BIN=$(CURDIR)/$(BIN) npm run e2e
 
-test: build vet lint-go test-go test-frontend test-e2e
+test: build fmt-check lint-go test-go test-frontend test-e2e
 
 # Hostile-load script (issue 10): replays the attacks against the real binary
 # on loopback and checks peak RSS, /healthz latency and every answer.
