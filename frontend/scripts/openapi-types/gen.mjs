@@ -11,7 +11,6 @@ const docURL = new URL('server/openapi/openapi.json', root);
 const out = fileURLToPath(new URL('frontend/src/api/schema.gen.ts', root));
 
 const header =
-  '/* eslint-disable */\n' +
   '// Generated from server/openapi/openapi.json by frontend/scripts/openapi-types/gen.mjs.\n' +
   '// Do not edit: change the Go types, run `go generate ./server`, then this script.\n\n';
 const ast = await openapiTS(JSON.parse(readFileSync(docURL, 'utf8')));

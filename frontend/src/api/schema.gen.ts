@@ -1,4 +1,3 @@
-/* eslint-disable */
 // Generated from server/openapi/openapi.json by frontend/scripts/openapi-types/gen.mjs.
 // Do not edit: change the Go types, run `go generate ./server`, then this script.
 
