@@ -13,9 +13,13 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/layerfix/layerfix/accounts"
 	"github.com/layerfix/layerfix/ai"
+	"github.com/layerfix/layerfix/config"
+	"github.com/layerfix/layerfix/photos"
 	"github.com/layerfix/layerfix/store"
 	"github.com/layerfix/layerfix/store/blob"
+	"github.com/layerfix/layerfix/textcheck"
 )
 
 // issueStore is what the issue routes need from the database.
@@ -47,7 +51,7 @@ type issuesAPI struct {
 	photos   *photosAPI
 	blobs    blob.Store
 	analyzer ai.Analyzer
-	limits   TierLimits
+	limits   config.TierLimits
 	now      func() time.Time
 	log      *slog.Logger
 	learn    *learner // nil: learning is off
@@ -72,7 +76,7 @@ const (
 	maxWorkingRecRunes = 200 // characters per working recommendation
 )
 
-// issueRequest is SPEC section 7's POST /api/issues payload. Other fields
+// issueRequest is the POST /api/issues payload. Other fields
 // (userId, status, monthlyUsage, ...) are ignored.
 type issueRequest struct {
 	issueFields
@@ -129,7 +133,7 @@ func (h *issuesAPI) create(c echo.Context) (err error) {
 			h.refund(ctx, user.ID, netKey, now)
 		}
 	})
-	release, err := bodyBudget.acquire(ctx, min(3*bodySize(c.Request(), routeBodyLimits["POST /api/issues"]), bodyBudget.size))
+	release, err := photos.Body.Acquire(ctx, min(3*photos.BodySize(c.Request(), issueBodyLimit), photos.Body.Size()))
 	if err != nil {
 		return budgetErr(err)
 	}
@@ -173,7 +177,7 @@ func (h *issuesAPI) create(c echo.Context) (err error) {
 	req.NozzleSize, req.FilamentDiameter = &printer.NozzleSize, &printer.FilamentDiameter
 	req.Photos, req.History, req.Attachments = photos, history, aiAttachments(atts)
 
-	tier := EffectiveTier(user)
+	tier := accounts.EffectiveTier(user)
 	unverifiedFree := tier == "free" && !user.EmailVerified
 	if unverifiedFree && h.requireVerified {
 		return apiErr(http.StatusForbidden, CodeEmailNotVerified,
@@ -319,14 +323,14 @@ func (h *issuesAPI) loadPhotos(ctx context.Context, userID int64, ids []string) 
 	}
 	out := make([]ai.Photo, 0, len(ids))
 	for _, id := range ids {
-		data, err := h.readBlob(ctx, id+photoFileSuffix)
+		data, err := h.readBlob(ctx, id+photos.FileSuffix)
 		if errors.Is(err, blob.ErrNotFound) {
 			return nil, notFoundErr("Photo")
 		}
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, ai.Photo{MIMEType: photoMIME, Data: data})
+		out = append(out, ai.Photo{MIMEType: photos.MIME, Data: data})
 	}
 	return out, nil
 }
@@ -336,7 +340,7 @@ func (h *issuesAPI) readBlob(ctx context.Context, name string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
+	defer f.Close() //nolint:errcheck // opened for reading
 	data, err := io.ReadAll(io.LimitReader(f, maxImageBytes))
 	if err != nil {
 		return nil, fmt.Errorf("read photo %s: %w", name, err)
@@ -437,7 +441,7 @@ func (h *issuesAPI) resolve(c echo.Context) error {
 		fields["workingRecommendations"] = fmt.Sprintf("You can select at most %d working recommendations", maxWorkingRecs)
 	}
 	for _, r := range in.WorkingRecommendations {
-		r = cleanText(r, maxWorkingRecRunes+1)
+		r = textcheck.Clean(r, maxWorkingRecRunes+1)
 		if utf8.RuneCountInString(r) > maxWorkingRecRunes {
 			fields["workingRecommendations"] = "Each working recommendation must be less than 200 characters"
 		}
@@ -448,7 +452,7 @@ func (h *issuesAPI) resolve(c echo.Context) error {
 	}
 	var notes *string
 	if in.ResolutionNotes != nil {
-		n := cleanText(*in.ResolutionNotes, maxResolution+1)
+		n := textcheck.Clean(*in.ResolutionNotes, maxResolution+1)
 		if utf8.RuneCountInString(n) > maxResolution {
 			fields["resolutionNotes"] = "Resolution notes must be less than 1000 characters"
 		} else if n != "" {
@@ -574,7 +578,7 @@ func (h *issuesAPI) checkedSteps(c echo.Context) error {
 	seen := map[string]bool{}
 	for _, t := range in.CheckedSteps {
 		if !steps[t] {
-			return validationErr(map[string]string{"checkedSteps": fmt.Sprintf("%q is not a step of this issue", cleanText(t, 80))})
+			return validationErr(map[string]string{"checkedSteps": fmt.Sprintf("%q is not a step of this issue", textcheck.Clean(t, 80))})
 		}
 		if !seen[t] {
 			seen[t] = true

@@ -17,7 +17,9 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/layerfix/layerfix/ai"
+	"github.com/layerfix/layerfix/photos"
 	"github.com/layerfix/layerfix/store"
+	"github.com/layerfix/layerfix/textcheck"
 )
 
 // Refiner is the built-in engine: it offers narrow-it-down questions and
@@ -52,7 +54,7 @@ func refineCanon(r ai.Request) []byte {
 		d := sha256.New()
 		for _, a := range r.Attachments {
 			fmt.Fprintf(d, "%d:%s%d:", len(a.Name), a.Name, len(a.Text))
-			io.WriteString(d, a.Text)
+			_, _ = io.WriteString(d, a.Text) // a hash never fails a write
 		}
 		in = append(in, hex.EncodeToString(d.Sum(nil)))
 	}
@@ -111,10 +113,10 @@ func checkAnswers(answers map[string]ai.Answer, known map[string]bool) *APIError
 	}
 	for id, a := range answers {
 		if !known[id] {
-			return validationErr(map[string]string{"answers": fmt.Sprintf("%q is not a question of this analysis", cleanText(id, 60))})
+			return validationErr(map[string]string{"answers": fmt.Sprintf("%q is not a question of this analysis", textcheck.Clean(id, 60))})
 		}
 		if !a.Valid() {
-			return validationErr(map[string]string{"answers": fmt.Sprintf("Answer %q with yes, no or unsure", cleanText(id, 60))})
+			return validationErr(map[string]string{"answers": fmt.Sprintf("Answer %q with yes, no or unsure", textcheck.Clean(id, 60))})
 		}
 	}
 	return nil
@@ -135,7 +137,7 @@ func (t *troubleshootAPI) refine(c echo.Context) (err error) {
 		return notFoundErr("API endpoint")
 	}
 	ctx := c.Request().Context()
-	release, err := bodyBudget.acquire(ctx, min(3*bodySize(c.Request(), routeBodyLimits["POST /api/troubleshoot/refine"]), bodyBudget.size))
+	release, err := photos.Body.Acquire(ctx, min(3*photos.BodySize(c.Request(), refineBodyLimit), photos.Body.Size()))
 	if err != nil {
 		return budgetErr(err)
 	}
@@ -233,7 +235,7 @@ func (h *issuesAPI) refine(c echo.Context) (err error) {
 	}
 	for k, v := range in.Answers {
 		if !asked[k] {
-			return validationErr(map[string]string{"answers": fmt.Sprintf("%q is not a question of this analysis", cleanText(k, 60))})
+			return validationErr(map[string]string{"answers": fmt.Sprintf("%q is not a question of this analysis", textcheck.Clean(k, 60))})
 		}
 		answers[k] = v
 	}

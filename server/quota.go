@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/layerfix/layerfix/config"
 )
 
 // networkKey names a network's shared free allowance in anonymous_usage: a
@@ -37,14 +39,14 @@ const codeUsageLimit = "USAGE_LIMIT_EXCEEDED"
 // (the operator, by name and contact when they are set).
 func usageLimitMessage(tier string, limit int, now time.Time, operator, contact string) string {
 	name := tier
-	for _, t := range Tiers {
+	for _, t := range config.Tiers {
 		if t.ID == tier {
 			name = t.Name
 		}
 	}
 	msg := fmt.Sprintf("You've used all %d AI troubleshooting sessions of your %s plan for %s. Your credits reset on %s (UTC).",
 		limit, name, now.UTC().Format("January 2006"), nextMonth(now).Format("January 2, 2006"))
-	if tier != Tiers[len(Tiers)-1].ID {
+	if tier != config.Tiers[len(config.Tiers)-1].ID {
 		return msg + " Upgrade your plan for more sessions."
 	}
 	ask := "the operator of this server"

@@ -13,7 +13,9 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/layerfix/layerfix/ai"
+	"github.com/layerfix/layerfix/photos"
 	"github.com/layerfix/layerfix/store"
+	"github.com/layerfix/layerfix/textcheck"
 )
 
 // anonQuota is the store's anonymous allowance.
@@ -35,7 +37,7 @@ type troubleshootAPI struct {
 	signer   resultSigner
 }
 
-// troubleshootRequest is SPEC section 7's anonymous payload.
+// troubleshootRequest is the anonymous analysis payload of POST /api/troubleshoot.
 type troubleshootRequest struct {
 	issueFields
 	PrinterBrand     string   `json:"printerBrand"`
@@ -71,8 +73,8 @@ func (in *troubleshootRequest) validate() map[string]string {
 		fields["printerBrand"] = "Please enter your printer brand"
 	case utf8.RuneCountInString(in.PrinterBrand) > maxPrinterBrand:
 		fields["printerBrand"] = "Brand must be less than 100 characters"
-	case textProblem("Brand", in.PrinterBrand, false) != "":
-		fields["printerBrand"] = textProblem("Brand", in.PrinterBrand, false)
+	case textcheck.Problem("Brand", in.PrinterBrand, false) != "":
+		fields["printerBrand"] = textcheck.Problem("Brand", in.PrinterBrand, false)
 	}
 	return fields
 }
@@ -94,7 +96,7 @@ func (t *troubleshootAPI) troubleshoot(c echo.Context) (err error) {
 	}
 	// The body (photos as base64) is held about three times over while it is
 	// decoded: its bytes, the JSON strings and the decoded images.
-	release, err := bodyBudget.acquire(ctx, min(3*bodySize(c.Request(), routeBodyLimits["POST /api/troubleshoot"]), bodyBudget.size))
+	release, err := photos.Body.Acquire(ctx, min(3*photos.BodySize(c.Request(), troubleshootBodyLimit), photos.Body.Size()))
 	if err != nil {
 		return budgetErr(err)
 	}
@@ -139,7 +141,6 @@ func (t *troubleshootAPI) troubleshoot(c echo.Context) (err error) {
 		taken = append(taken, networkKey(ip))
 	}
 	photos, msg, err := decodeImages(ctx, pending)
-	pending = nil
 	if msg != "" {
 		return validationErr(map[string]string{"images": msg})
 	}
@@ -180,7 +181,7 @@ func (t *troubleshootAPI) refund(ctx context.Context, now time.Time, keys ...str
 }
 
 // analysisErr maps an analyzer failure: a remote AI provider that is down
-// is a 503 naming it, so the app shows SPEC section 8's text.
+// is a 503 naming it, so the app says the AI analysis service is unavailable.
 func analysisErr(err error) error {
 	if errors.Is(err, ai.ErrUnavailable) {
 		provider := "Gemini"
@@ -206,8 +207,5 @@ func (t *troubleshootAPI) publicUsage(c echo.Context) error {
 		return err
 	}
 	c.Response().Header().Set("Cache-Control", "no-store")
-	return c.JSON(http.StatusOK, struct {
-		CurrentUsage int    `json:"currentUsage"`
-		ResetsAt     string `json:"resetsAt"` // when this month's free analyses return
-	}{n, nextMonth(now).Format(time.RFC3339)})
+	return c.JSON(http.StatusOK, publicUsage{CurrentUsage: n, ResetsAt: nextMonth(now).Format(time.RFC3339)})
 }

@@ -9,20 +9,17 @@ import (
 	"image/jpeg"
 	_ "image/png" // register the decoder
 	"math"
-	"regexp"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/layerfix/layerfix/ai"
+	"github.com/layerfix/layerfix/photos"
+	"github.com/layerfix/layerfix/textcheck"
 )
 
-// Field rules of SPEC section 5, shared by the anonymous and the signed-in
+// Field rules (lengths, numeric ranges, allowed characters), shared by the anonymous and the signed-in
 // issue forms. Messages are the spec's texts.
-var (
-	controlChars = regexp.MustCompile(`[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]`)
-)
-
 const (
 	maxImages        = 5
 	maxImageBytes    = 10 << 20
@@ -77,7 +74,7 @@ func checkSlicer(s *ai.SlicerSettings, fields map[string]string) {
 		return
 	}
 	s.Slicer = strings.TrimSpace(s.Slicer)
-	if utf8.RuneCountInString(s.Slicer) > 40 || invalidChar(s.Slicer, false) != "" {
+	if utf8.RuneCountInString(s.Slicer) > 40 || textcheck.InvalidChar(s.Slicer, false) != "" {
 		fields["slicerSettings.slicer"] = "The slicer name must be a short plain name"
 	}
 	for _, r := range slicerRules {
@@ -117,7 +114,7 @@ func (f *issueFields) normalize(fields map[string]string) {
 	case n > maxDescription:
 		fields["description"] = "Description must be less than 2000 characters"
 	default:
-		if bad := textProblem("Description", f.Description, true); bad != "" {
+		if bad := textcheck.Problem("Description", f.Description, true); bad != "" {
 			fields["description"] = bad
 		}
 	}
@@ -128,8 +125,8 @@ func (f *issueFields) normalize(fields map[string]string) {
 			f.Material = nil
 		case utf8.RuneCountInString(m) > maxMaterial:
 			fields["material"] = "Material must be less than 50 characters"
-		case textProblem("Material", m, false) != "":
-			fields["material"] = textProblem("Material", m, false)
+		case textcheck.Problem("Material", m, false) != "":
+			fields["material"] = textcheck.Problem("Material", m, false)
 		default:
 			f.Material = &m
 		}
@@ -163,7 +160,7 @@ var analysisFormats = map[string]bool{"jpeg": true, "png": true}
 // pixels are decoded only after the credit is taken.
 type pendingImage struct {
 	raw []byte
-	hdr imageHeader
+	hdr photos.Header
 }
 
 // checkImages checks base64 JPEG/PNG strings (a data: URL prefix is
@@ -190,9 +187,9 @@ func checkImages(imgs []string) ([]pendingImage, string) {
 		if err != nil || len(raw) == 0 {
 			return nil, fmt.Sprintf("Image %d is not valid base64 image data", n)
 		}
-		h, err := sniffImage(raw, analysisFormats, maxAnalysisPixels)
+		h, err := photos.Sniff(raw, analysisFormats, photos.MaxAnalysisPixels)
 		if err != nil {
-			if err == errNotImage {
+			if err == photos.ErrNotImage {
 				return nil, fmt.Sprintf("Image %d is not a JPEG or PNG image", n)
 			}
 			return nil, fmt.Sprintf("Image %d %s", n, err.Error())
@@ -202,42 +199,33 @@ func checkImages(imgs []string) ([]pendingImage, string) {
 	return out, ""
 }
 
-// decodeImages decodes the checked images one at a time within decodeBudget
+// decodeImages decodes the checked images one at a time within photos.Decode
 // (a damaged image gives a message naming it) and hands the AI their bytes
 // without metadata: EXIF (GPS included), XMP and comments are cut out, or
 // the image is re-encoded when it cannot be parsed for that.
 func decodeImages(ctx context.Context, imgs []pendingImage) ([]ai.Photo, string, error) {
 	out := make([]ai.Photo, 0, len(imgs))
 	for i, p := range imgs {
-		img, done, err := decodeWithin(ctx, p.raw, p.hdr, 0)
-		var pe *photoError
+		img, done, err := photos.DecodeWithin(ctx, p.raw, p.hdr, 0)
+		var pe *photos.Error
 		if errors.As(err, &pe) {
-			return nil, fmt.Sprintf("Image %d %s", i+1, pe.msg), nil
+			return nil, fmt.Sprintf("Image %d %s", i+1, pe.Error()), nil
 		}
 		if err != nil {
 			return nil, "", err
 		}
-		data := stripMetadata(p.raw, p.hdr.format)
-		mime := "image/" + p.hdr.format
+		data := photos.StripMetadata(p.raw, p.hdr.Format)
+		mime := "image/" + p.hdr.Format
 		if data == nil {
 			var buf bytes.Buffer
-			if err := jpeg.Encode(&buf, img, &jpeg.Options{Quality: photoJPEGQ}); err != nil {
+			if err := jpeg.Encode(&buf, img, &jpeg.Options{Quality: photos.JPEGQuality}); err != nil {
 				done()
 				return nil, "", fmt.Errorf("re-encode image %d: %w", i+1, err)
 			}
-			data, mime = buf.Bytes(), photoMIME
+			data, mime = buf.Bytes(), photos.MIME
 		}
 		done()
 		out = append(out, ai.Photo{MIMEType: mime, Data: data})
 	}
 	return out, "", nil
-}
-
-// cleanText trims s, removes control characters and cuts it to max runes.
-func cleanText(s string, max int) string {
-	s = strings.TrimSpace(controlChars.ReplaceAllString(strings.ToValidUTF8(s, ""), ""))
-	if utf8.RuneCountInString(s) > max {
-		s = string([]rune(s)[:max])
-	}
-	return s
 }

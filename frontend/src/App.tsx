@@ -16,7 +16,7 @@ import { AuthProvider } from './auth/AuthProvider';
 import type { AuthBackend } from './auth/types';
 import { routeElement, routes } from './routes';
 
-/** All routes of SPEC section 2. */
+/** All routes of the app: public, signed-in and legal screens. */
 export function AppRoutes() {
   return (
     <Suspense fallback={<PageLoader />}>

@@ -27,7 +27,7 @@ function setup({ account = {}, subscription = { hasSubscription: false, tier: 'f
     setDisplayName: vi.fn(async () => {}),
     changePassword: vi.fn(async () => 'Your password was changed.'),
     changeEmail: vi.fn(async (email: string) => ({ email, pending: true, message: `We sent a confirmation link to ${email}.` })),
-    deleteAccount: vi.fn(async () => ({ deleted: true, subscriptionCanceled: true, message: 'Your account and everything in it were deleted.' })),
+    deleteAccount: vi.fn(async () => ({ deleted: true, subscriptionCanceled: true, identityDeleted: false, message: 'Your account and everything in it were deleted.' })),
     ...account,
   };
   const actions: AuthActions = {

@@ -1,4 +1,4 @@
-// Printer form rules of SPEC section 5 ("Printer (add and edit)" and "Inline add printer").
+// Printer form rules of Add/Edit Printer and the inline add on the issue form.
 import { charsError } from '../issueform/chars';
 import type { HostKind, PrinterInput } from '../../api/client';
 
@@ -23,6 +23,15 @@ export interface PrinterFormValues {
   /** The saved host's kind and address: a saved key is only kept for those. */
   savedHost?: { kind: HostKind; url: string } | null;
 }
+
+// Every field of the API's printer body (generated from the server's
+// types) is a form value, or is named here as one the form leaves to the
+// server: typecheck fails when a printer field is added to the API but not
+// to the form. filamentDiameter keeps the server's default (1.75 mm); the
+// host is edited through hostKind, hostUrl and hostKey.
+type NotInPrinterForm = 'filamentDiameter' | 'host';
+type PrinterFieldsMissingFromForm = Exclude<keyof PrinterInput, keyof PrinterFormValues | NotInPrinterForm>;
+export const EVERY_PRINTER_FIELD_IN_FORM: [PrinterFieldsMissingFromForm] extends [never] ? true : PrinterFieldsMissingFromForm = true;
 
 export const HOST_KINDS: readonly { kind: HostKind; label: string; port: string; keyHelp: string }[] = [
   { kind: 'moonraker', label: 'Moonraker (Klipper)', port: '7125', keyHelp: "Optional: needed only when this server is not among Moonraker's trusted_clients" },
@@ -63,7 +72,7 @@ function keepsSavedKey(v: PrinterFormValues): boolean {
 function hostErrors(v: PrinterFormValues, errors: PrinterFieldErrors) {
   if (!v.hostKind) return;
   const url = v.hostUrl.trim();
-  let parsed: URL | null = null;
+  let parsed: URL | null;
   try {
     parsed = new URL(url);
   } catch {
@@ -127,7 +136,7 @@ export function inlinePrinterMissing(name: string, brand: string): boolean {
   return name.trim() === '' || brand.trim() === '';
 }
 
-// deleteConfirmText is the delete confirmation of SPEC section 8.
+// deleteConfirmText is the question asked before a printer is deleted.
 export function deleteConfirmText(name: string): string {
   return `Are you sure you want to delete "${name}"? This action cannot be undone.`;
 }
