@@ -293,7 +293,8 @@ describe('the maker account', () => {
       await dialog.getByRole('button', { name: 'Delete Account' }).click();
       await page.waitForURL((u) => u.pathname === '/');
       await page.getByText('Your account and everything in it were deleted.').waitFor();
-      assert.equal(await page.evaluate(() => localStorage.getItem('layerfix.session')), null);
+      // Signed out once / is on screen.
+      await page.waitForFunction(() => localStorage.getItem('layerfix.session') === null);
 
       // Sign-in fails and the data is gone.
       await signIn(page, baseURL, newEmail, newPassword);

@@ -218,6 +218,9 @@ describe('Firebase mode against the Auth emulator', () => {
       assert.equal((await emulator.account(email)).emailVerified, false);
       await page.goto(`${server.baseURL}/login?mode=verifyEmail&oobCode=${encodeURIComponent(verify)}&apiKey=demo-api-key`);
       await page.getByTestId('auth-success').getByText('Your email is verified.').waitFor();
+      // Signed in, the screen leads on to the dashboard, never to a sign-in form.
+      await page.getByRole('button', { name: 'Go to Dashboard' }).waitFor();
+      assert.equal(await page.getByRole('button', { name: 'Sign In', exact: true }).count(), 0);
       assert.equal(new URL(page.url()).search, '', 'the code leaves the address bar');
       await shot(page, `verified-${label}`);
       assert.equal((await emulator.account(email)).emailVerified, true);
@@ -319,6 +322,32 @@ describe('Firebase mode against the Auth emulator', () => {
       await page.close();
     });
   }
+
+  // The SDK's popup (and redirect) loads Google's api.js from apis.google.com for its relay frame,
+  // against the emulator too, so the popup itself cannot run offline. Blocked here on purpose, the
+  // way an offline machine or a script blocker stops it: the maker gets a sentence.
+  test("390 px: Continue with Google when Google's script cannot load", async () => {
+    const { page, errors } = await freshPage({ width: 390, height: 844 });
+    const asked = [];
+    await page.route('https://apis.google.com/**', (route) => {
+      asked.push(route.request().url());
+      return route.abort('internetdisconnected');
+    });
+    const popups = [];
+    browser.context.on('page', (p) => popups.push(p));
+    await page.goto(`${server.baseURL}/login`);
+    await page.getByRole('button', { name: 'Continue with Google' }).click();
+    assert.equal(
+      (await page.getByTestId('auth-error').innerText()).trim(),
+      'Google sign-in could not be reached. Please check your connection and try again.',
+    );
+    await shot(page, 'google-unreachable-390');
+    assert.match(asked[0] ?? '', /^https:\/\/apis\.google\.com\/js\/api\.js/);
+    assert.equal(popups.length, 0);
+    assert.equal(pathOf(page), '/login');
+    assert.deepEqual(errors.map(String), []);
+    await page.close();
+  });
 
   test('a user disabled in the emulator gets 401 and lands on /login', async () => {
     const email = `grace-${RUN}@example.com`;

@@ -220,6 +220,13 @@ describe('/login', { timeout: 20_000 }, () => {
     expect(verifyEmail).toHaveBeenCalledWith('fb-2');
   });
 
+  it('a verification link opened while the session is still restoring offers no sign-in form', async () => {
+    const verifyEmail = vi.fn(async () => ({ message: '' }));
+    renderLogin('/login?mode=verifyEmail&oobCode=fb-3', fakeActions({ mode: 'firebase', verifyEmail }), { ...signedOutState, loading: true });
+    await waitFor(() => expect(screen.getByTestId('auth-success')).toHaveTextContent('Your email is verified.'));
+    expect(screen.queryByRole('button', { name: 'Sign In' })).not.toBeInTheDocument();
+  });
+
   // The code comes in the address (an in-app visit) or, as a real link does, left the address bar
   // before the app started.
   it.each([

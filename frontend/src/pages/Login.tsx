@@ -356,7 +356,7 @@ function LoginScreen() {
           )}
 
           {mode === 'verify' ? (
-            <VerifyStatus done={Boolean(success || error)} signedIn={signedIn} onSignIn={() => switchTo('signin')} />
+            <VerifyStatus done={Boolean(success || error) && !auth.loading} signedIn={signedIn} onSignIn={() => switchTo('signin')} />
           ) : resetWithoutEmail ? (
             <OperatorReset />
           ) : (
