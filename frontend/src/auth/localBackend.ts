@@ -2,9 +2,10 @@
 // localStorage with its expiry and counted as expired 30 s early.
 import { config } from '../config';
 import { localLogin, localLogout, localPasswordReset, localSignup, type LocalSession } from './localApi';
+import { SESSION_STORAGE_KEY } from './sessionHint';
 import { isExpiring, type AuthBackend, type IdentityUser } from './types';
 
-export const SESSION_STORAGE_KEY = 'layerfix.session';
+export { SESSION_STORAGE_KEY };
 
 interface StoredSession {
   token: string;

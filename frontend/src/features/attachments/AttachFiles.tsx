@@ -109,7 +109,7 @@ export function AttachFiles({ attachments, onChange }: Props) {
     >
       <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1.5} sx={{ alignItems: { xs: 'stretch', sm: 'center' } }}>
         <Box sx={{ flexGrow: 1 }}>
-          <Typography id={headingId} component="h3" sx={{ fontWeight: 600, fontSize: 16 }}>
+          <Typography id={headingId} component="h2" sx={{ fontWeight: 600, fontSize: 16 }}>
             Attach a log or config
           </Typography>
           <Typography variant="body2" sx={{ color: 'text.secondary' }}>
