@@ -13,13 +13,26 @@ import (
 	"testing"
 	"time"
 
+	"github.com/layerfix/layerfix/ai"
 	"github.com/layerfix/layerfix/store"
 )
 
 // TestMain lets a test start this binary as a real server process
-// (LAYERFIX_TEST_SERVE=1), so a test can kill it with SIGKILL.
+// (LAYERFIX_TEST_SERVE=1), so a test can kill it with SIGKILL. With
+// LAYERFIX_TEST_ENGINE_GATE set to a path, the engine's index is built
+// only once that file exists.
 func TestMain(m *testing.M) {
 	if os.Getenv("LAYERFIX_TEST_SERVE") == "1" {
+		if gate := os.Getenv("LAYERFIX_TEST_ENGINE_GATE"); gate != "" {
+			buildEngine = func() (*ai.Engine, error) {
+				for {
+					if _, err := os.Stat(gate); err == nil {
+						return ai.NewEngine()
+					}
+					time.Sleep(5 * time.Millisecond)
+				}
+			}
+		}
 		if err := run(nil); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
@@ -27,6 +40,54 @@ func TestMain(m *testing.M) {
 		os.Exit(0)
 	}
 	os.Exit(m.Run())
+}
+
+// serverProcess is this test binary running as the real server.
+type serverProcess struct {
+	base   string // http://127.0.0.1:port
+	cmd    *exec.Cmd
+	exited chan error // cmd.Wait's answer
+}
+
+// startServerProcess starts the server on a free loopback port, logging
+// errors only, with env added, and waits for /healthz to answer 200 (90 s:
+// under -race on a busy 2-core machine the start is slow). The process is
+// killed when the test ends.
+func startServerProcess(t *testing.T, env ...string) *serverProcess {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	l.Close()
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(append(os.Environ(), "LAYERFIX_TEST_SERVE=1", "LAYERFIX_ADDR="+addr, "LAYERFIX_LOG_LEVEL=error"), env...)
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	p := &serverProcess{base: "http://" + addr, cmd: cmd, exited: make(chan error, 1)}
+	go func() { p.exited <- cmd.Wait() }()
+	t.Cleanup(func() { cmd.Process.Kill() })
+	client := &http.Client{Timeout: 10 * time.Second}
+	for deadline := time.Now().Add(90 * time.Second); ; {
+		if resp, err := client.Get(p.base + "/healthz"); err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				return p
+			}
+		}
+		select {
+		case err := <-p.exited:
+			t.Fatalf("server exited before it was healthy: %v", err)
+		default:
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("/healthz did not answer 200 in 90 s")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
 }
 
 // TestKillNineLosesNoAcknowledgedWrite: 16 clients, each its own address,
@@ -38,39 +99,9 @@ func TestKillNineLosesNoAcknowledgedWrite(t *testing.T) {
 		t.Skip("starts a server process")
 	}
 	dir := t.TempDir()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := l.Addr().String()
-	l.Close()
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), "LAYERFIX_TEST_SERVE=1", "LAYERFIX_ADDR="+addr, "LAYERFIX_DATA_DIR="+dir,
-		"LAYERFIX_TRUSTED_PROXIES=127.0.0.1/32", "LAYERFIX_ANON_MONTHLY_LIMIT=1000000",
-		"LAYERFIX_NETWORK_MONTHLY_LIMIT=unlimited", "LAYERFIX_LOG_LEVEL=error")
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer cmd.Process.Kill()
-	base := "http://" + addr
-	// Generous: under -race on a busy 2-core machine the start is slow.
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-	for deadline := time.Now().Add(90 * time.Second); ; {
-		if resp, err := http.Get(base + "/healthz"); err == nil {
-			resp.Body.Close()
-			break
-		}
-		select {
-		case err := <-exited:
-			t.Fatalf("server exited before it was healthy: %v", err)
-		default:
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("server did not start in 90 s")
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+	srv := startServerProcess(t, "LAYERFIX_DATA_DIR="+dir, "LAYERFIX_TRUSTED_PROXIES=127.0.0.1/32",
+		"LAYERFIX_ANON_MONTHLY_LIMIT=1000000", "LAYERFIX_NETWORK_MONTHLY_LIMIT=unlimited")
+	base, cmd, exited := srv.base, srv.cmd, srv.exited
 
 	body := []byte(`{"category":"stringing","description":"Thin strings between the two towers","printerBrand":"Ender 3","images":[]}`)
 	const workers = 16

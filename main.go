@@ -185,22 +185,42 @@ func serve(args []string) error {
 	if err != nil {
 		return fmt.Errorf("LAYERFIX_ADDR: listen on %s: %w", cfg.Addr, err)
 	}
+	// An engine that cannot be built (a broken knowledge base) stops the
+	// server as it would have stopped it before listening.
+	ctx, failed := context.WithCancelCause(ctx)
+	defer failed(nil)
+	go func() {
+		<-engine.Done()
+		if _, err := engine.Engine(context.Background()); err != nil {
+			failed(fmt.Errorf("%w: %w", errEngineFailed, err))
+			return
+		}
+		log.Debug("diagnostic engine ready")
+		// Start-up (knowledge base, dictionary, migrations) leaves garbage
+		// behind; hand it back before idling, which matters on a Pi.
+		debug.FreeOSMemory()
+	}()
 	log.Info("listening", "addr", l.Addr().String(), "url", "http://"+displayAddr(l.Addr())+cfg.BasePath+"/")
-	// Start-up (knowledge base, dictionary, migrations) leaves garbage
-	// behind; hand it back before idling, which matters on a Pi.
-	debug.FreeOSMemory()
 	err = srv.Serve(ctx, l)
+	if cause := context.Cause(ctx); err == nil && errors.Is(cause, errEngineFailed) {
+		err = cause
+	}
 	log.Info("stopped", "err", err)
 	return err
 }
 
+// errEngineFailed stops the server when the engine cannot be built.
+var errEngineFailed = errors.New("load the diagnostic knowledge base")
+
+// buildEngine builds the built-in engine (tests slow it down).
+var buildEngine = ai.NewEngine
+
 // newAnalyzer is the built-in engine, or Gemini grounded in it and falling
-// back to it when an API key is set.
-func newAnalyzer(ctx context.Context, cfg *server.Config, log *slog.Logger) (ai.Analyzer, *ai.Engine, error) {
-	engine, err := ai.NewEngine()
-	if err != nil {
-		return nil, nil, fmt.Errorf("load the diagnostic knowledge base: %w", err)
-	}
+// back to it when an API key is set. The engine is built in the
+// background: the server listens and answers /healthz meanwhile, and an
+// analysis that arrives before the engine is ready waits for it.
+func newAnalyzer(ctx context.Context, cfg *server.Config, log *slog.Logger) (ai.Analyzer, *ai.EngineLoader, error) {
+	engine := ai.LoadEngine(buildEngine)
 	if cfg.GeminiAPIKey == "" {
 		log.Info("analysis: built-in offline engine")
 		return engine, engine, nil

@@ -88,8 +88,13 @@ func TestTroubleshootWithGemini(t *testing.T) {
 				t.Fatal(err)
 			}
 			quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
-			an, _, err := newAnalyzer(context.Background(), cfg, quiet)
+			an, engine, err := newAnalyzer(context.Background(), cfg, quiet)
 			if err != nil {
+				t.Fatal(err)
+			}
+			// The timeout under test is Gemini's, not the engine's start: under
+			// -race on two cores building the index alone takes seconds.
+			if _, err := engine.Engine(context.Background()); err != nil {
 				t.Fatal(err)
 			}
 			srv, err := server.New(cfg, server.Deps{Store: storetest.Open(t), Analyzer: an, Frontend: frontendFS(), Logger: quiet})

@@ -6,9 +6,9 @@ import (
 	"fmt"
 	"io/fs"
 	"math"
-	"regexp"
 	"sort"
 	"strings"
+	"sync"
 	"sync/atomic"
 )
 
@@ -45,6 +45,9 @@ type Case struct {
 	Observations []string `json:"observations,omitempty"`
 	// Answers are the narrow-it-down questions the thread answers, by id.
 	Answers map[string]bool `json:"answers,omitempty"`
+	// Attachments are the printer's files the maker attached (evaluation
+	// cases where a log or config decides the fix).
+	Attachments []Attachment `json:"attachments,omitempty"`
 }
 
 // Request returns the request a maker would have sent for c.
@@ -53,7 +56,7 @@ func (c Case) Request() Request {
 		Category: c.Category, Description: c.Description, Material: c.Material,
 		NozzleTemp: c.NozzleTemp, BedTemp: c.BedTemp, LayerHeight: c.LayerHeight,
 		PrintSpeed: c.PrintSpeed, Infill: c.Infill, PrinterBrand: c.Printer, NozzleSize: c.NozzleSize,
-		Answers: c.Answers,
+		Answers: c.Answers, Attachments: c.Attachments,
 	}
 }
 
@@ -95,7 +98,26 @@ type caseIndex struct {
 	post  map[string][]int32 // feature -> cases having it
 	idf   map[string]float64
 	n     int
+	pool  sync.Pool // *nearScratch
 }
+
+// nearScratch is one search's dot products, one per case, zero between
+// searches, and the cases it touched.
+type nearScratch struct {
+	dot     []float64
+	touched []int32
+	key     []byte     // a feature as the index spells it
+	near    []neighbor // the cases close enough, before the nearest are kept
+}
+
+func (ix *caseIndex) scratch() *nearScratch {
+	if sc, ok := ix.pool.Get().(*nearScratch); ok {
+		return sc
+	}
+	return &nearScratch{dot: make([]float64, len(ix.cases))}
+}
+
+func (ix *caseIndex) release(sc *nearScratch) { ix.pool.Put(sc) }
 
 type indexedCase struct {
 	id, source string
@@ -117,11 +139,38 @@ type fixVote struct {
 // caseFeatures are the distinct words and adjacent word pairs of a
 // description, normalised like the knowledge base (stems, misspellings).
 func caseFeatures(toks []token) []string {
-	seen := map[string]bool{}
 	var out []string
-	add := func(f string) {
-		if !seen[f] {
-			seen[f] = true
+	for _, f := range appendCaseFeatures(nil, toks, map[caseFeature]struct{}{}) {
+		out = append(out, f.String())
+	}
+	return out
+}
+
+// caseFeature is a word (b empty) or a pair of adjacent words "a b".
+type caseFeature struct{ a, b string }
+
+func (f caseFeature) String() string {
+	if f.b == "" {
+		return f.a
+	}
+	return f.a + " " + f.b
+}
+
+// appendKey appends the feature as the index spells it.
+func (f caseFeature) appendKey(buf []byte) []byte {
+	buf = append(buf, f.a...)
+	if f.b != "" {
+		buf = append(append(buf, ' '), f.b...)
+	}
+	return buf
+}
+
+// appendCaseFeatures appends the distinct features of toks in the order
+// they first occur, seen holding those already there.
+func appendCaseFeatures(out []caseFeature, toks []token, seen map[caseFeature]struct{}) []caseFeature {
+	add := func(f caseFeature) {
+		if _, ok := seen[f]; !ok {
+			seen[f] = struct{}{}
 			out = append(out, f)
 		}
 	}
@@ -129,9 +178,9 @@ func caseFeatures(toks []token) []string {
 		if len(t.text) < 2 || isDigits(t.text) {
 			continue
 		}
-		add(t.text)
+		add(caseFeature{a: t.text})
 		if i+1 < len(toks) && !toks[i+1].clause && len(toks[i+1].text) >= 2 && !isDigits(toks[i+1].text) {
-			add(t.text + " " + toks[i+1].text)
+			add(caseFeature{a: t.text, b: toks[i+1].text})
 		}
 	}
 	return out
@@ -210,27 +259,20 @@ func (ix *caseIndex) weight(f string) float64 {
 	if w, ok := ix.idf[f]; ok {
 		return w
 	}
-	return math.Log(1 + float64(max(ix.n, 1)))
+	return ix.unseenWeight()
 }
+
+func (ix *caseIndex) unseenWeight() float64 { return math.Log(1 + float64(max(ix.n, 1))) }
 
 // caseVotes finds the knowledge-base fixes a case confirms: those whose
 // title matches one of its patterns.
 func (e *Engine) caseVotes(c Case) ([]fixVote, error) {
-	var res []*regexp.Regexp
-	for _, p := range c.Expect {
-		re, err := regexp.Compile("(?i)" + p)
-		if err != nil {
-			return nil, fmt.Errorf("pattern %q: %w", p, err)
-		}
-		res = append(res, re)
-	}
 	var votes []fixVote
-	for mi, m := range e.kb.modes {
-		for fi, f := range m.Fixes {
-			if matchesAnyRe(res, f.Title) {
-				votes = append(votes, fixVote{mode: mi, fix: fi, w: 1})
-			}
-		}
+	err := e.titles.matching(c.Expect, func(mode, fix int) {
+		votes = append(votes, fixVote{mode: mode, fix: fix, w: 1})
+	})
+	if err != nil {
+		return nil, err
 	}
 	if w := voteShare(len(votes)); w < 1 {
 		for i := range votes {
@@ -250,15 +292,6 @@ func voteShare(n int) float64 {
 	return math.Sqrt(float64(maxCaseVotes) / float64(n))
 }
 
-func matchesAnyRe(res []*regexp.Regexp, s string) bool {
-	for _, re := range res {
-		if re.MatchString(s) {
-			return true
-		}
-	}
-	return false
-}
-
 // neighbor is a case close to a request.
 type neighbor struct {
 	c   *indexedCase
@@ -267,22 +300,33 @@ type neighbor struct {
 
 // nearest returns the k cases most similar to the request's words; of a
 // maker's cases only the closest counts, so one account weighs as one.
-func (ix *caseIndex) nearest(feats []string, req *Request, p *printer, k int) []neighbor {
+func (ix *caseIndex) nearest(feats []caseFeature, req *Request, p *printer, k int) []neighbor {
 	if ix == nil || len(ix.cases) == 0 || len(feats) == 0 {
 		return nil
 	}
-	dot := map[int32]float64{}
+	sc := ix.scratch()
+	defer ix.release(sc)
+	dot, touched := sc.dot, sc.touched[:0]
 	qnorm := 0.0
 	for _, f := range feats {
-		w := ix.weight(f)
+		sc.key = f.appendKey(sc.key[:0])
+		w, ok := ix.idf[string(sc.key)]
+		if !ok {
+			w = ix.unseenWeight()
+		}
 		qnorm += w * w
-		for _, ci := range ix.post[f] {
+		for _, ci := range ix.post[string(sc.key)] {
+			if dot[ci] == 0 { // every weight is positive
+				touched = append(touched, ci)
+			}
 			dot[ci] += w * w
 		}
 	}
 	qnorm = math.Sqrt(qnorm)
-	out := make([]neighbor, 0, len(dot))
-	for ci, d := range dot {
+	out := sc.near[:0]
+	for _, ci := range touched {
+		d := dot[ci]
+		dot[ci] = 0
 		c := &ix.cases[ci]
 		if c.norm == 0 || (req.exclude != "" && (c.id == req.exclude || c.source == req.exclude)) {
 			continue
@@ -298,14 +342,15 @@ func (ix *caseIndex) nearest(feats []string, req *Request, p *printer, k int) []
 			out = append(out, neighbor{c: c, sim: sim})
 		}
 	}
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].sim != out[j].sim {
-			return out[i].sim > out[j].sim
+	sc.touched, sc.near = touched, out
+	sortUnstable(out, func(a, b neighbor) bool {
+		if a.sim != b.sim {
+			return a.sim > b.sim
 		}
-		return out[i].c.id < out[j].c.id
+		return a.c.id < b.c.id
 	})
-	makers := map[string]bool{}
-	kept := out[:0]
+	var makers map[string]bool
+	kept := make([]neighbor, 0, k)
 	for _, n := range out {
 		if len(kept) == k {
 			break
@@ -313,6 +358,9 @@ func (ix *caseIndex) nearest(feats []string, req *Request, p *printer, k int) []
 		if m := n.c.maker; m != "" {
 			if makers[m] {
 				continue
+			}
+			if makers == nil {
+				makers = map[string]bool{}
 			}
 			makers[m] = true
 		}
@@ -323,7 +371,7 @@ func (ix *caseIndex) nearest(feats []string, req *Request, p *printer, k int) []
 
 // caseVote is what the nearest cases say about a request.
 type caseVote struct {
-	mode map[int]float64
+	mode []float64 // by mode
 	fix  map[[2]int]float64
 	// learned are the steps this server's makers confirmed for similar
 	// problems, by reference, and makers how many distinct makers did.
@@ -335,7 +383,10 @@ type caseVote struct {
 // the embedded cases vote for modes: what this server's makers confirmed
 // never changes which failure modes lead.
 func (e *Engine) vote(req *Request, toks []token, p *printer) *caseVote {
-	feats := caseFeatures(toks)
+	fs := featureScratchPool.Get().(*featureScratch)
+	defer fs.release()
+	feats := appendCaseFeatures(fs.feats[:0], toks, fs.seen)
+	fs.feats = feats
 	near := e.cases.nearest(feats, req, p, caseNeighbors)
 	var mine []neighbor
 	if local := e.local.Load(); local != nil {
@@ -344,7 +395,7 @@ func (e *Engine) vote(req *Request, toks []token, p *printer) *caseVote {
 	if len(near) == 0 && len(mine) == 0 {
 		return nil
 	}
-	v := &caseVote{mode: map[int]float64{}, fix: map[[2]int]float64{}}
+	v := &caseVote{mode: make([]float64, len(e.kb.modes)), fix: map[[2]int]float64{}}
 	if len(mine) > 0 {
 		v.learned, v.makers = map[string]float64{}, map[string]int{}
 	}
@@ -383,6 +434,20 @@ func (e *Engine) SetLocalCases(cases []Case) error {
 	}
 	e.local.Store(ix)
 	return nil
+}
+
+// featureScratch holds a request's case features while it is scored.
+type featureScratch struct {
+	feats []caseFeature
+	seen  map[caseFeature]struct{}
+}
+
+var featureScratchPool = sync.Pool{New: func() any { return &featureScratch{seen: map[caseFeature]struct{}{}} }}
+
+func (fs *featureScratch) release() {
+	clear(fs.seen)
+	clear(fs.feats) // keep no description alive
+	featureScratchPool.Put(fs)
 }
 
 // localCases is the engine's server case base (nil when empty).
@@ -434,7 +499,7 @@ func (a *analysis) otherFix(k [2]int, added map[[2]int]bool, score float64) (can
 	if added[k] {
 		return candidateStep{}, false
 	}
-	f := a.e.kb.modes[k[0]].Fixes[k[1]]
+	f := &a.e.kb.modes[k[0]].Fixes[k[1]]
 	if !a.facts.all(f.When) {
 		return candidateStep{}, false
 	}

@@ -28,9 +28,12 @@ type Engine struct {
 	idf      map[string]float64
 	rank     []int // position of each mode within its category
 
-	cases    *caseIndex        // the embedded case base
-	local    localCases        // this server's confirmed steps
-	fixByRef map[string][2]int // fixRef -> mode and fix index
+	cases     *caseIndex        // the embedded case base
+	local     localCases        // this server's confirmed steps
+	fixByRef  map[string][2]int // fixRef -> mode and fix index
+	titles    *fixTitles        // fix titles, for the cases' patterns
+	factRules []factRule        // every rule on the facts of attached files
+	factKeys  map[string]bool   // the keys those rules use
 }
 
 type termEntry struct {
@@ -148,10 +151,13 @@ func newEngineFS(fsys, caseFS fs.FS) (*Engine, error) {
 			m.Fixes[i].key = titleKey(m.Fixes[i].Title)
 			m.Fixes[i].titleToks = tokens(m.Fixes[i].Title)
 			m.Fixes[i].ref = fixRef(m.ID, m.Fixes[i].Title)
+			m.Fixes[i].retract = strings.Contains(strings.ToLower(m.Fixes[i].Title), "retract")
 			e.fixByRef[m.Fixes[i].ref] = [2]int{mi, i}
 		}
 	}
 	e.index()
+	e.compileFactRules()
+	e.titles = newFixTitles(kb.modes)
 	var cases []Case
 	if caseFS != nil {
 		if cases, err = loadCases(caseFS); err != nil {
@@ -318,20 +324,25 @@ type analysis struct {
 	req    *Request
 	facts  *facts
 	toks   []token
-	ranked []scored  // best first
-	votes  *caseVote // what the nearest solved cases say; nil: none close
+	ranked []scored        // best first
+	votes  *caseVote       // what the nearest solved cases say; nil: none close
+	ev     *evidence       // what the attached files show; nil: none
+	cands  []candidateStep // room for the candidate steps, reused
 }
 
 // prepare resolves the material and printer and ranks the modes.
 func (e *Engine) prepare(req *Request) *analysis {
+	files := readFiles(req) // also fills settings the maker did not type
 	a := &analysis{e: e, req: req, facts: e.facts(req)}
+	a.ev = e.evaluate(files, a.facts)
 	a.toks = e.spell.analyze(req.Description)
 	a.votes = e.vote(req, a.toks, a.facts.printer)
-	var boost map[int]float64
+	var boost []float64
 	if a.votes != nil {
 		boost = a.votes.mode
 	}
 	a.ranked = e.rankModes(req, a.toks, a.facts, boost)
+	a.ev.applyToModes(a.ranked)
 	return a
 }
 
@@ -368,15 +379,15 @@ func (e *Engine) facts(req *Request) *facts {
 
 // rankModes scores every mode and returns them best first; boost adds the
 // votes of similar solved cases per mode.
-func (e *Engine) rankModes(req *Request, toks []token, f *facts, boost map[int]float64) []scored {
+func (e *Engine) rankModes(req *Request, toks []token, f *facts, boost []float64) []scored {
 	n := len(e.kb.modes)
-	scores := make([]scored, n)
-	for i := range scores {
-		scores[i].mode = i
-	}
+	sc := e.rankScratch()
+	defer e.releaseRankScratch(sc)
+	scores := sc.scores(n)
 
 	// Terms: every occurrence, then per mode the strongest non-overlapping set.
-	var matches []termMatch
+	matches := sc.matches[:0]
+	defer func() { sc.matches = matches }()
 	for i, t := range toks {
 		for _, te := range e.terms[t.text] {
 			end, fuzzy, ok := matchSeq(toks, i, te.seq)
@@ -393,30 +404,35 @@ func (e *Engine) rankModes(req *Request, toks []token, f *facts, boost map[int]f
 			matches = append(matches, termMatch{te: te, span: span{i, end}, w: w})
 		}
 	}
-	sort.SliceStable(matches, func(i, j int) bool {
-		li, lj := matches[i].span.end-matches[i].span.start, matches[j].span.end-matches[j].span.start
-		if li != lj {
-			return li > lj
+	sortStable(matches, func(a, b termMatch) bool {
+		la, lb := a.span.end-a.span.start, b.span.end-b.span.start
+		if la != lb {
+			return la > lb
 		}
-		return matches[i].w > matches[j].w
+		return a.w > b.w
 	})
 	// A term counts once, with a small bonus when the maker repeats it.
-	used := map[int][]span{}
-	counted := map[*termEntry]int{}
+	used, counted := sc.used[:0], sc.counted[:0]
+	defer func() { sc.used, sc.counted = used, counted }()
 	for _, m := range matches {
 		mi := m.te.mode
-		if counted[m.te] > 1 || overlaps(used[mi], m.span) {
+		c := slices.IndexFunc(counted, func(c termCount) bool { return c.te == m.te })
+		if (c >= 0 && counted[c].n > 1) || overlapsInMode(used, mi, m.span) {
 			continue
 		}
-		counted[m.te]++
-		used[mi] = append(used[mi], m.span)
+		if c < 0 {
+			c = len(counted)
+			counted = append(counted, termCount{te: m.te})
+		}
+		counted[c].n++
+		used = append(used, modeSpan{mode: mi, span: m.span})
 		if m.te.negative {
-			if counted[m.te] == 1 {
+			if counted[c].n == 1 {
 				scores[mi].total -= negativeWeight
 			}
 			continue
 		}
-		if counted[m.te] == 2 {
+		if counted[c].n == 2 {
 			scores[mi].text += repeatBonus * m.w
 			continue
 		}
@@ -428,40 +444,13 @@ func (e *Engine) rankModes(req *Request, toks []token, f *facts, boost map[int]f
 		scores[mi].evidence = append(scores[mi].evidence, ev)
 	}
 
+	distinct := sc.distinct(toks)
 	// Phrases: loose bag-of-words match, the best phrase of a mode counts.
-	if len(e.phrases) > 0 {
-		hits := map[int]int{}
-		seen := map[string]bool{}
-		for _, t := range toks {
-			if seen[t.text] {
-				continue
-			}
-			seen[t.text] = true
-			for _, pi := range e.byPhrase[t.text] {
-				hits[pi]++
-			}
-		}
-		best := map[int]float64{}
-		for pi, h := range hits {
-			p := e.phrases[pi]
-			frac := float64(h) / float64(len(p.toks))
-			if h >= 2 && frac >= 0.6 && frac*phraseWeight > best[p.mode] {
-				best[p.mode] = frac * phraseWeight
-			}
-		}
-		for mi, w := range best {
-			scores[mi].text += w
-		}
-	}
+	e.phraseScores(sc, distinct, scores)
 
 	// Bag of words: weak evidence from names, summaries and causes.
-	seen := map[string]bool{}
-	for _, t := range toks {
-		if seen[t.text] {
-			continue
-		}
-		seen[t.text] = true
-		for _, p := range e.doc[t.text] {
+	for _, t := range distinct {
+		for _, p := range e.doc[t] {
 			scores[p.mode].weak += docWeight * p.weight
 		}
 	}
@@ -485,8 +474,15 @@ func (e *Engine) rankModes(req *Request, toks []token, f *facts, boost map[int]f
 				s.total += scale * sig.Weight * (0.5 + f.severity(sig.When))
 			}
 		}
-		s.total += caseModeWeight * boost[i]
+		vote := 0.0
+		if boost != nil {
+			vote = boost[i]
+		}
+		s.total += caseModeWeight * vote
 		for _, q := range e.kb.questions {
+			if len(req.Answers) == 0 {
+				break
+			}
 			if ans, ok := req.Answers[q.ID]; ok && s.total > 0 {
 				s.total *= q.factor(ans, i)
 			}
@@ -494,22 +490,10 @@ func (e *Engine) rankModes(req *Request, toks []token, f *facts, boost map[int]f
 		// Ties go to the mode listed first in its category.
 		s.total -= 0.001 * float64(e.rank[i])
 	}
-	order := make([]int32, n)
-	for i := range order {
-		order[i] = int32(i)
-	}
-	slices.SortFunc(order, func(a, b int32) int {
-		switch ta, tb := scores[a].total, scores[b].total; {
-		case ta > tb:
-			return -1
-		case ta < tb:
-			return 1
-		}
-		return int(a - b)
-	})
-	ranked := make([]scored, n)
+	order := sc.bestFirst(scores)
+	ranked := newRanked(n)
 	for i, o := range order {
-		ranked[i] = scores[o]
+		ranked[i] = scores[o.mode]
 	}
 	return ranked
 }
@@ -561,28 +545,30 @@ func negated(toks []token, i int, te *termEntry) bool {
 	return negators[toks[i-1].text]
 }
 
-func overlaps(spans []span, s span) bool {
-	for _, o := range spans {
-		if s.start < o.end && o.start < s.end {
-			return true
-		}
-	}
-	return false
-}
-
 func rawSpan(toks []token, s span) string {
-	parts := make([]string, 0, s.end-s.start)
-	for _, t := range toks[s.start:s.end] {
-		parts = append(parts, t.raw)
+	if s.end-s.start == 1 {
+		return toks[s.start].raw
 	}
-	return strings.Join(parts, " ")
+	n := s.end - s.start - 1
+	for _, t := range toks[s.start:s.end] {
+		n += len(t.raw)
+	}
+	var b strings.Builder
+	b.Grow(n)
+	for i, t := range toks[s.start:s.end] {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(t.raw)
+	}
+	return b.String()
 }
 
 // candidateStep is a step with the score that orders it.
 type candidateStep struct {
 	step    Step
 	key     []string // titleKey of the title
-	fix     kbFix    // the mode fix, whose description is filled in when picked
+	fix     *kbFix   // the mode fix, whose description is filled in when picked
 	ref     string   // the knowledge-base step it is (StepRefs); "" for history
 	score   float64
 	mode    int // -1 for rule and history steps
@@ -596,6 +582,7 @@ func (e *Engine) Analyze(ctx context.Context, req Request) (*Result, error) {
 		return nil, err
 	}
 	a := e.prepare(&req)
+	defer a.release()
 	steps, rules := a.steps()
 	return &Result{
 		Summary:        a.summary(rules),
@@ -611,6 +598,7 @@ func (e *Engine) Analyze(ctx context.Context, req Request) (*Result, error) {
 // the request's own numbers filled in.
 func (e *Engine) Candidates(req Request, n int) []Candidate {
 	a := e.prepare(&req)
+	defer a.release()
 	if n > len(a.ranked) {
 		n = len(a.ranked)
 	}
@@ -646,8 +634,11 @@ func (a *analysis) modeFixes(mi int) []kbFix {
 // printer and material.
 func (a *analysis) fixDescription(f kbFix) string {
 	parts := []string{f.Description}
+	if n := a.ev.note(f); n != "" {
+		parts = []string{n, f.Description}
+	}
 	notes := a.facts.valueNotes(f.Values)
-	if len(notes) == 0 && strings.Contains(strings.ToLower(f.Title), "retract") {
+	if len(notes) == 0 && f.retract {
 		switch a.facts.extruder {
 		case "bowden":
 			notes = append(notes, a.facts.extruderNote()+": Bowden retraction usually works at 4–6 mm and 40–50 mm/s.")
@@ -678,7 +669,7 @@ func (a *analysis) steps() ([]Step, []ruleStep) {
 	if top == 0 {
 		top = 1
 	}
-	var cands []candidateStep
+	cands := a.candidateRoom()
 	added := map[[2]int]bool{}
 	// The best modes' fixes, and more modes while there are too few steps.
 	for r := 0; r < len(a.ranked); r++ {
@@ -689,7 +680,9 @@ func (a *analysis) steps() ([]Step, []ruleStep) {
 		}
 		base := math.Max(s.total, 0.01) / float64(1+r/rankedModes)
 		j := 0
-		for fi, f := range a.e.kb.modes[s.mode].Fixes {
+		fixes := a.e.kb.modes[s.mode].Fixes
+		for fi := range fixes {
+			f := &fixes[fi]
 			if !a.facts.all(f.When) {
 				continue
 			}
@@ -703,13 +696,14 @@ func (a *analysis) steps() ([]Step, []ruleStep) {
 				fix:   f,
 				key:   f.key,
 				ref:   f.ref,
-				score: base*d + a.fixVote(s.mode, fi, top),
+				score: a.ev.fixScore(s.mode, fi, base*d, top) + a.fixVote(s.mode, fi, top),
 				mode:  s.mode,
 			})
 			added[[2]int{s.mode, fi}] = true
 		}
 	}
 	cands = append(cands, a.caseSteps(added, top)...)
+	cands = append(cands, a.factSteps(added, top)...)
 
 	rules := a.facts.ruleSteps()
 	var covered []fixDirection
@@ -721,12 +715,13 @@ func (a *analysis) steps() ([]Step, []ruleStep) {
 	if h := a.historyStep(); h != nil {
 		cands = append(cands, *h)
 	}
+	a.cands = cands // the room as it grew, for the next analysis
 
-	sort.SliceStable(cands, func(i, j int) bool {
-		if cands[i].history != cands[j].history {
-			return cands[i].history
+	sortStable(cands, func(a, b candidateStep) bool {
+		if a.history != b.history {
+			return a.history
 		}
-		return cands[i].score > cands[j].score
+		return a.score > b.score
 	})
 	chosen, best := pick(cands, covered)
 	if learned := a.withLearned(cands, chosen, added, top); learned != nil {
@@ -740,7 +735,8 @@ func (a *analysis) steps() ([]Step, []ruleStep) {
 // minSteps none far below the best. best is the score of the first step
 // that is not history.
 func pick(cands []candidateStep, covered []fixDirection) (out []candidateStep, best float64) {
-	var keptKeys [][]string
+	out = make([]candidateStep, 0, maxSteps)
+	keptKeys := make([][]string, 0, maxSteps)
 	for _, c := range cands {
 		if len(out) >= maxSteps {
 			break
@@ -783,7 +779,7 @@ func (a *analysis) render(chosen []candidateStep, best float64, rules []ruleStep
 			}
 		}
 		if c.mode >= 0 {
-			c.step.Description = a.fixDescription(c.fix)
+			c.step.Description = a.fixDescription(*c.fix)
 		}
 		if c.makers > 0 {
 			c.step.Description = truncateRunes(c.step.Description+" "+confirmedNote(c.makers), maxDescRune)
@@ -802,7 +798,7 @@ func (a *analysis) render(chosen []candidateStep, best float64, rules []ruleStep
 
 // alreadyTried reports whether the maker says they already did what a fix
 // title says: its verb and one more of its words appear in a "tried" sentence.
-func (a *analysis) alreadyTried(f kbFix) bool {
+func (a *analysis) alreadyTried(f *kbFix) bool {
 	if len(f.titleToks) < 2 {
 		return false
 	}
@@ -870,6 +866,9 @@ func (e *Engine) relevance(mi int, r ruleStep) float64 {
 // already sets from the maker's own numbers: the same advice is a duplicate
 // and the opposite advice is wrong for this request.
 func coveredByRule(title string, covered []fixDirection) bool {
+	if !slices.ContainsFunc(covered, func(o fixDirection) bool { return o.quantity != "" }) {
+		return false
+	}
 	d, ok := directionOf(title)
 	if !ok {
 		return false
@@ -1001,6 +1000,7 @@ func (a *analysis) historyStep() *candidateStep {
 			if len(pr) > 0 && pr[0].mode == topMode && pr[0].text > 0 {
 				sim += 1.5
 			}
+			releaseRanked(pr)
 		}
 		if sim >= 1 && sim > bestSim {
 			bestSim, best = sim, i
@@ -1040,10 +1040,14 @@ func (a *analysis) summary(rules []ruleStep) string {
 	} else {
 		top := a.ranked[0]
 		m := a.e.kb.modes[top.mode]
-		if top.text > 0 {
+		note := a.ev.summaryNote(top.mode) // the file line that decided it
+		if top.text > 0 || note != "" {
 			fmt.Fprintf(&b, "This looks most like %s (%s). %s", lowerFirst(m.Name), CategoryLabels[m.Category], sentence(m.Summary))
 			if ev := uniq(top.evidence); len(ev) > 0 {
 				fmt.Fprintf(&b, " Your description mentions %s.", quoteList(ev, 4))
+			}
+			if note != "" {
+				b.WriteString(" " + note)
 			}
 		} else {
 			label := CategoryLabels[a.req.Category]

@@ -4,7 +4,9 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -422,6 +424,9 @@ func titles(res *Result) []string {
 	return out
 }
 
+// TestConcurrentAnalyze: analyses, candidates and step references made at
+// once (sharing the engine's reused working memory) are exactly those made
+// one at a time.
 func TestConcurrentAnalyze(t *testing.T) {
 	e, err := NewEngine()
 	if err != nil {
@@ -429,18 +434,25 @@ func TestConcurrentAnalyze(t *testing.T) {
 	}
 	reqs := benchRequests()
 	want := make([]*Result, len(reqs))
+	wantCands := make([][]Candidate, len(reqs))
+	wantRefs := make([][]string, len(reqs))
 	for i, r := range reqs {
 		want[i] = analyze(t, e, r)
+		wantCands[i] = e.Candidates(r, 5)
+		wantRefs[i] = e.StepRefs(r, titles(want[i]))
 	}
 	done := make(chan struct{})
 	for g := 0; g < 4; g++ {
 		go func() {
 			defer func() { done <- struct{}{} }()
-			for i, r := range reqs {
-				got, err := e.Analyze(context.Background(), r)
-				if err != nil || got.Summary != want[i].Summary || len(got.Steps) != len(want[i].Steps) {
-					t.Errorf("request %d: concurrent result differs", i)
-					return
+			for round := 0; round < 5; round++ {
+				for i, r := range reqs {
+					got, err := e.Analyze(context.Background(), r)
+					if err != nil || !reflect.DeepEqual(got, want[i]) ||
+						!reflect.DeepEqual(e.Candidates(r, 5), wantCands[i]) || !slices.Equal(e.StepRefs(r, titles(want[i])), wantRefs[i]) {
+						t.Errorf("request %d: concurrent result differs", i)
+						return
+					}
 				}
 			}
 		}()

@@ -125,6 +125,13 @@ type evalResult struct{ hit1, hit3, any float64 }
 // locked set is scored without leaveOut and its misses are never logged.
 func evalHits(t *testing.T, e *Engine, cases []Case, leaveOut bool) evalResult {
 	t.Helper()
+	return scoreCases(t, e, cases, leaveOut, leaveOut && e.cases.n > 0)
+}
+
+// scoreCases scores cases; with logMisses it logs every case not hit at 1
+// with the step titles the engine gave (never for a locked set).
+func scoreCases(t *testing.T, e *Engine, cases []Case, leaveOut, logMisses bool) evalResult {
+	t.Helper()
 	ids := map[string]bool{}
 	n1, n3, nAny := 0, 0, 0
 	for _, c := range cases {
@@ -132,32 +139,7 @@ func evalHits(t *testing.T, e *Engine, cases []Case, leaveOut bool) evalResult {
 			t.Fatalf("duplicate case id %s", c.ID)
 		}
 		ids[c.ID] = true
-		var patterns []*regexp.Regexp
-		for _, p := range c.Expect {
-			re, err := regexp.Compile("(?i)" + p)
-			if err != nil {
-				t.Fatalf("case %s: pattern %q: %v", c.ID, p, err)
-			}
-			patterns = append(patterns, re)
-		}
-		if len(patterns) == 0 {
-			t.Fatalf("case %s has no expect patterns", c.ID)
-		}
-		req := c.Request()
-		if leaveOut {
-			req.exclude = c.Source
-		}
-		res, err := e.Analyze(context.Background(), req)
-		if err != nil {
-			t.Fatalf("case %s: %v", c.ID, err)
-		}
-		rank := 0
-		for i, s := range res.Steps {
-			if matchesAny(patterns, s.Title) {
-				rank = i + 1
-				break
-			}
-		}
+		rank, titles := caseRank(t, e, c, leaveOut)
 		if rank > 0 {
 			nAny++
 		}
@@ -168,17 +150,46 @@ func evalHits(t *testing.T, e *Engine, cases []Case, leaveOut bool) evalResult {
 		case rank > 0 && rank <= 3:
 			n3++
 		}
-		// The locked set's misses are never printed: it is not to be studied.
-		if rank != 1 && e.cases.n > 0 && leaveOut {
-			var titles []string
-			for _, s := range res.Steps {
-				titles = append(titles, s.Title)
-			}
+		if rank != 1 && logMisses {
 			t.Logf("case %s (%s): expected %q at rank %d; steps %q", c.ID, c.Category, c.Expect, rank, titles)
 		}
 	}
 	n := float64(len(cases))
 	return evalResult{float64(n1) / n, float64(n3) / n, float64(nAny) / n}
+}
+
+// caseRank is the position (1-based, 0: none) of the first step whose title
+// matches one of the case's expect patterns, and the step titles.
+func caseRank(t *testing.T, e *Engine, c Case, leaveOut bool) (int, []string) {
+	t.Helper()
+	var patterns []*regexp.Regexp
+	for _, p := range c.Expect {
+		re, err := regexp.Compile("(?i)" + p)
+		if err != nil {
+			t.Fatalf("case %s: pattern %q: %v", c.ID, p, err)
+		}
+		patterns = append(patterns, re)
+	}
+	if len(patterns) == 0 {
+		t.Fatalf("case %s has no expect patterns", c.ID)
+	}
+	req := c.Request()
+	if leaveOut {
+		req.exclude = c.Source
+	}
+	res, err := e.Analyze(context.Background(), req)
+	if err != nil {
+		t.Fatalf("case %s: %v", c.ID, err)
+	}
+	rank := 0
+	titles := make([]string, len(res.Steps))
+	for i, s := range res.Steps {
+		titles[i] = s.Title
+		if rank == 0 && matchesAny(patterns, s.Title) {
+			rank = i + 1
+		}
+	}
+	return rank, titles
 }
 
 func matchesAny(patterns []*regexp.Regexp, s string) bool {

@@ -17,6 +17,8 @@ import (
 	"unicode/utf8"
 
 	"google.golang.org/genai"
+
+	"github.com/layerfix/layerfix/ai/printerfiles"
 )
 
 // Defaults of GeminiConfig.
@@ -112,7 +114,7 @@ func (g *Gemini) Analyze(ctx context.Context, req Request) (*Result, error) {
 	ctx, cancel := context.WithTimeout(ctx, g.timeout)
 	defer cancel()
 
-	contents := []*genai.Content{geminiUserContent(req, g.candidates(req))}
+	contents := []*genai.Content{geminiUserContent(req, g.candidates(req), g.factKeys())}
 	invalidRetried := false
 	transient := 0
 	for call := 1; ; call++ {
@@ -163,6 +165,15 @@ func (g *Gemini) Analyze(ctx context.Context, req Request) (*Result, error) {
 			return nil, pe
 		}
 	}
+}
+
+// factKeys are the fact keys the grounding engine's knowledge uses, nil
+// without an engine.
+func (g *Gemini) factKeys() map[string]bool {
+	if fk, ok := g.grounder.(interface{ FactKeys() map[string]bool }); ok {
+		return fk.FactKeys()
+	}
+	return nil
 }
 
 func (g *Gemini) candidates(req Request) []Candidate {
@@ -450,7 +461,7 @@ func geminiConfig() *genai.GenerateContentConfig {
 
 // geminiUserContent is the request: a text with everything known, the
 // photos, and the knowledge-base candidates as grounding.
-func geminiUserContent(req Request, cands []Candidate) *genai.Content {
+func geminiUserContent(req Request, cands []Candidate, keys map[string]bool) *genai.Content {
 	var b strings.Builder
 	label := CategoryLabels[req.Category]
 	if label == "" {
@@ -511,6 +522,7 @@ func geminiUserContent(req Request, cands []Candidate) *genai.Content {
 		writeGeminiList(&b, "Fixes that worked before on this printer", history, "")
 	}
 
+	writeGeminiFacts(&b, req.Attachments, keys)
 	writeGeminiAttachments(&b, req.Attachments)
 
 	if n := len(req.Photos); n > 0 {
@@ -536,6 +548,54 @@ func geminiUserContent(req Request, cands []Candidate) *genai.Content {
 		}
 	}
 	return genai.NewContentFromParts(parts, genai.RoleUser)
+}
+
+// The prompt's share of the facts read from the attachments.
+const (
+	geminiMaxFacts = 40 // fact lines in one prompt
+)
+
+// writeGeminiFacts lists the key facts of the attachments, each with its
+// file, line and quote: every error and warning and derived fact, then the
+// settings the knowledge base has rules for (keys; nil: none), in file
+// order, at most geminiMaxFacts.
+func writeGeminiFacts(b *strings.Builder, atts []Attachment, keys map[string]bool) {
+	if len(atts) == 0 {
+		return
+	}
+	files := make([]printerfiles.File, len(atts))
+	for i, a := range atts {
+		files[i] = printerfiles.File{Name: a.Name, Text: a.Text}
+	}
+	rep := printerfiles.Read(files)
+	facts := append(rep.Facts, derive(rep)...)
+	var lines []string
+	for pass := range 2 {
+		for _, f := range facts {
+			first := f.IsError() || strings.HasPrefix(f.Key, "derived.")
+			if len(lines) == geminiMaxFacts || first != (pass == 0) || pass == 1 && !keys[f.Key] {
+				continue
+			}
+			line := f.Key
+			if f.Subject != "" {
+				line += " (" + geminiClip(oneLine(f.Subject), 40) + ")"
+			}
+			line += " = " + strconv.Quote(geminiClip(oneLine(f.Value), 80))
+			if q := cleanQuote(f.Quote, f.Subject); q != "" {
+				line += fmt.Sprintf(" — %s line %d: “%s”", geminiClip(f.Source, 100), f.Line, q)
+			}
+			lines = append(lines, line)
+		}
+	}
+	if len(lines) == 0 {
+		return
+	}
+	var kinds []string
+	for _, f := range rep.Files {
+		kinds = append(kinds, fmt.Sprintf("%q: %s", geminiClip(f.Name, 100), f.Label))
+	}
+	writeGeminiList(b, "Attached files as recognised", kinds, "")
+	writeGeminiList(b, "Facts read from the attached files (errors first; derived.* facts combine several lines)", lines, "")
 }
 
 // The prompt's share of the attachments: of each, its lines that report an

@@ -608,12 +608,8 @@ func TestGeminiAttachmentExcerpts(t *testing.T) {
 		t.Fatal(err)
 	}
 	text := geminiPromptText(t, fake)
-	for _, want := range []string{`Attachment 1: "klippy.log"`, "Unable to read tmc uart 'stepper_x' register IFCNT",
-		"ADC out of range", `Attachment 2: "M503.txt"`, "The whole file:\n\"\"\"\necho:  M301 P21.73 I1.54 D76.55\n\"\"\""} {
-		if !strings.Contains(text, want) {
-			t.Errorf("prompt lacks %q", want)
-		}
-	}
+	expectInPrompt(t, text, `Attachment 1: "klippy.log"`, "Unable to read tmc uart 'stepper_x' register IFCNT",
+		"ADC out of range", `Attachment 2: "M503.txt"`, "The whole file:\n\"\"\"\necho:  M301 P21.73 I1.54 D76.55\n\"\"\"")
 	if strings.Contains(text, "Stats 10.0:") {
 		t.Error("the prompt holds the middle of the log")
 	}
@@ -639,5 +635,61 @@ func TestGeminiAttachmentExcerpts(t *testing.T) {
 	}
 	if n := strings.Count(text, "Error: heating failed"); n == 0 || len(text) > geminiAttachmentBudget+4<<10 {
 		t.Errorf("prompt of %d bytes with %d error lines, want at most %d of attachments", len(text), n, geminiAttachmentBudget)
+	}
+}
+
+// The facts the engine reads from the attachments go into the prompt, with
+// their file, line and quote: errors always, settings when the engine's
+// knowledge has rules for them; at most geminiMaxFacts lines.
+func TestGeminiAttachmentFacts(t *testing.T) {
+	req := Request{Category: "heating-issues", Description: "The printer stops in the middle of a print.",
+		Attachments: []Attachment{{Name: "klippy.log", Text: klippyADC}}}
+	text := promptWith(t, sharedEngine(t), req)
+	expectInPrompt(t, text,
+		`"klippy.log": Klipper log (v0.12.0-85-gd785b396)`,
+		"Facts read from the attached files",
+		"error.adc_out_of_range (mcu) = \"ADC out of range\" — klippy.log line",
+		"“MCU 'mcu' shutdown: ADC out of range”",
+		"heater.sensor_type (extruder) = \"EPCOS 100K B57560G104F\"", // a setting the knowledge base has rules for
+	)
+	if strings.Contains(text, "extruder.microsteps") {
+		t.Error("the prompt lists a setting no rule uses")
+	}
+
+	// Without the engine only errors are listed, and never more than the cap.
+	var many strings.Builder
+	for i := range 200 {
+		fmt.Fprintf(&many, "Error:Printer halted. kill() called! %d\necho:Unknown command: \"M%d\"\n", i, 900+i)
+	}
+	req.Attachments = []Attachment{{Name: "serial.log", Text: many.String()}, {Name: "klippy.log", Text: klippyADC}}
+	text = promptWith(t, nil, req)
+	section := text[strings.Index(text, "Facts read from the attached files"):]
+	section = section[:strings.Index(section, "\n\n")]
+	if n := strings.Count(section, "\n- "); n == 0 || n > geminiMaxFacts {
+		t.Errorf("%d fact lines, want 1–%d", n, geminiMaxFacts)
+	}
+	if strings.Contains(section, "heater.sensor_type") {
+		t.Error("without the engine a setting was listed")
+	}
+}
+
+// promptWith is the text Gemini is sent for req with grounder (nil: none).
+func promptWith(t *testing.T, grounder Grounder, req Request) string {
+	t.Helper()
+	fake := newFakeGemini(t, geminiAnswerGood)
+	g := newTestGemini(t, fake.srv.URL, 2*time.Second)
+	g.grounder = grounder
+	if _, err := g.Analyze(context.Background(), req); err != nil {
+		t.Fatal(err)
+	}
+	return geminiPromptText(t, fake)
+}
+
+func expectInPrompt(t *testing.T, text string, wants ...string) {
+	t.Helper()
+	for _, want := range wants {
+		if !strings.Contains(text, want) {
+			t.Errorf("prompt lacks %q", want)
+		}
 	}
 }

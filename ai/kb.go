@@ -48,8 +48,11 @@ type kbMode struct {
 	Causes    []string   `json:"causes"`
 	Fixes     []kbFix    `json:"fixes"`
 	Signals   []kbSignal `json:"signals"`
-	Tips      []string   `json:"tips"`
-	Sources   []kbSource `json:"sources"`
+	// Facts are rules on the facts of the maker's files that make the
+	// mode more (or less) likely.
+	Facts   []kbFactRule `json:"facts"`
+	Tips    []string     `json:"tips"`
+	Sources []kbSource   `json:"sources"`
 
 	file string // where the mode was read from, for error messages
 }
@@ -59,10 +62,14 @@ type kbFix struct {
 	Description string            `json:"description"`
 	Values      map[string]string `json:"values"`
 	When        []string          `json:"when"`
+	// Facts are rules on the facts of the maker's files that make this fix
+	// more (or less) likely; the step quotes the fact that holds.
+	Facts []kbFactRule `json:"facts"`
 
 	key       []string // titleKey of Title, set at load
 	titleToks []string // tokens of Title, set at load
 	ref       string   // fixRef of the fix, set at load
+	retract   bool     // the title talks about retraction, set at load
 }
 
 type kbSignal struct {
@@ -404,6 +411,16 @@ func (m *kbMode) validate(i int, seen map[string]string) []error {
 		}
 		for k, v := range f.Values {
 			checkText(fmt.Sprintf("fix %d value %q", j, k), v, maxTipLen)
+		}
+		for _, r := range f.Facts {
+			for _, e := range r.validate(fmt.Sprintf("fix %d", j)) {
+				bad("%s", e)
+			}
+		}
+	}
+	for _, r := range m.Facts {
+		for _, e := range r.validate("mode") {
+			bad("%s", e)
 		}
 	}
 	for _, s := range m.Signals {

@@ -106,22 +106,29 @@ func TestKnowledgeBaseValidation(t *testing.T) {
 			for name, data := range tt.files {
 				fsys[name] = &fstest.MapFile{Data: []byte(data)}
 			}
-			_, err := newEngineFS(fsys, nil)
-			if tt.want == nil {
-				if err != nil {
-					t.Fatalf("unexpected error: %v", err)
-				}
-				return
-			}
-			if err == nil {
-				t.Fatal("no error for a bad knowledge base")
-			}
-			for _, w := range tt.want {
-				if !strings.Contains(err.Error(), w) {
-					t.Errorf("error %q does not mention %q", err, w)
-				}
-			}
+			expectLoadError(t, fsys, tt.want)
 		})
+	}
+}
+
+// expectLoadError loads a knowledge base and checks that it fails with an
+// error naming every want, or loads when want is nil.
+func expectLoadError(t *testing.T, fsys fstest.MapFS, want []string) {
+	t.Helper()
+	_, err := newEngineFS(fsys, nil)
+	if want == nil {
+		if err != nil {
+			t.Fatalf("unexpected error: %v", err)
+		}
+		return
+	}
+	if err == nil {
+		t.Fatal("no error for a bad knowledge base")
+	}
+	for _, w := range want {
+		if !strings.Contains(err.Error(), w) {
+			t.Errorf("error %q does not mention %q", err, w)
+		}
 	}
 }
 

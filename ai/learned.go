@@ -26,6 +26,7 @@ const ruleRefPrefix = "rule:"
 func (e *Engine) StepRefs(req Request, titles []string) []string {
 	req.History = nil
 	a := e.prepare(&req)
+	defer a.release()
 	byTitle := map[string]string{}
 	add := func(title, ref string) {
 		if _, ok := byTitle[title]; !ok {

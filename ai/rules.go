@@ -3,6 +3,7 @@ package ai
 import (
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 )
 
@@ -267,15 +268,15 @@ type fixDirection struct {
 
 func fmtNum(v float64) string {
 	if v == math.Trunc(v) {
-		return fmt.Sprintf("%.0f", v)
+		return strconv.FormatFloat(v, 'f', 0, 64)
 	}
-	s := fmt.Sprintf("%.2f", v)
+	s := strconv.FormatFloat(v, 'f', 2, 64)
 	s = strings.TrimRight(s, "0")
 	return strings.TrimSuffix(s, ".")
 }
 
 func fmtRange(r []float64, unit string) string {
-	return fmt.Sprintf("%s–%s %s", fmtNum(r[0]), fmtNum(r[1]), unit)
+	return fmtNum(r[0]) + "–" + fmtNum(r[1]) + " " + unit
 }
 
 func clamp01(v float64) float64 {
@@ -477,9 +478,9 @@ func (f *facts) slicerRules() []ruleStep {
 func (f *facts) extruderNote() string {
 	switch f.extruder {
 	case "bowden":
-		return fmt.Sprintf("%s has a Bowden extruder", capitalize(f.printerName()))
+		return capitalize(f.printerName()) + " has a Bowden extruder"
 	case "direct":
-		return fmt.Sprintf("%s has a direct-drive extruder", capitalize(f.printerName()))
+		return capitalize(f.printerName()) + " has a direct-drive extruder"
 	}
 	return ""
 }
@@ -507,19 +508,19 @@ func (f *facts) valueNotes(values map[string]string) []string {
 	case "direct":
 		who := "a direct-drive extruder"
 		if f.printer != nil {
-			who = fmt.Sprintf("the direct-drive extruder of %s", f.printerName())
+			who = "the direct-drive extruder of " + f.printerName()
 		}
 		if _, ok := values["direct"]; ok {
-			add("direct", fmt.Sprintf("For %s: ", who))
+			add("direct", "For "+who+": ")
 		} else {
-			add("direct_drive", fmt.Sprintf("For %s: ", who))
+			add("direct_drive", "For "+who+": ")
 		}
 	case "bowden":
 		who := "a Bowden extruder"
 		if f.printer != nil {
-			who = fmt.Sprintf("the Bowden extruder of %s", f.printerName())
+			who = "the Bowden extruder of " + f.printerName()
 		}
-		add("bowden", fmt.Sprintf("For %s: ", who))
+		add("bowden", "For "+who+": ")
 	}
 	switch {
 	case f.motion == "corexy":
@@ -535,7 +536,7 @@ func (f *facts) valueNotes(values map[string]string) []string {
 		}
 	}
 	if f.mat != nil {
-		add(f.mat.ID, fmt.Sprintf("For %s: ", f.mat.label()))
+		add(f.mat.ID, "For "+f.mat.label()+": ")
 	}
 	return notes
 }

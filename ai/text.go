@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"unicode"
+	"unicode/utf8"
 )
 
 // Text handling for the built-in engine: descriptions and knowledge-base terms
@@ -56,30 +57,63 @@ func toSet(words string) map[string]bool {
 // are removed so that "won't" becomes "wont"; a decimal point inside a number
 // is kept ("0.2").
 func words(s string) []string {
-	var out []string
-	var b strings.Builder
-	flush := func() {
-		if b.Len() > 0 {
-			out = append(out, b.String())
-			b.Reset()
+	return appendWords(nil, s)
+}
+
+// appendWords appends the words of s to out. A word that s already holds
+// in lower case, unbroken, is a substring of s; only the others are built.
+func appendWords(out []string, s string) []string {
+	var buf []byte     // the current word, when it is not s[start:end]
+	start, end := 0, 0 // the current word in s, while inSub
+	inWord, inSub := false, false
+	word := func() string {
+		if inSub {
+			return s[start:end]
 		}
+		return string(buf)
 	}
-	rs := []rune(s)
-	for i, r := range rs {
+	// add appends to the current word the rune s holds at i (w bytes)
+	// written as r.
+	add := func(i, w int, orig, r rune) {
+		if !inWord {
+			inWord, inSub, start, end = true, true, i, i
+		}
+		if inSub && end == i && orig == r {
+			end = i + w
+			return
+		}
+		if inSub {
+			buf, inSub = append(buf[:0], s[start:end]...), false
+		}
+		buf = utf8.AppendRune(buf, r)
+	}
+	for i := 0; i < len(s); {
+		r, w := utf8.DecodeRuneInString(s[i:])
 		switch {
 		case unicode.IsLetter(r) || unicode.IsDigit(r):
-			b.WriteRune(unicode.ToLower(r))
+			add(i, w, r, unicode.ToLower(r))
 		case r == '\'' || r == '’' || r == '`':
 			// "won't" -> "wont"
-		case r == '.' && b.Len() > 0 && i+1 < len(rs) && unicode.IsDigit(rs[i+1]) && isNumberLike(b.String()):
+		case r == '.' && inWord && i+w < len(s) && unicode.IsDigit(utf8DecodeAt(s, i+w)) && isNumberLike(word()):
 			// "0.4", and release numbers whole: "3.7.0", "v2.1"
-			b.WriteRune(r)
+			add(i, w, r, r)
 		default:
-			flush()
+			if inWord {
+				out = append(out, word())
+				inWord = false
+			}
 		}
+		i += w
 	}
-	flush()
+	if inWord {
+		out = append(out, word())
+	}
 	return out
+}
+
+func utf8DecodeAt(s string, i int) rune {
+	r, _ := utf8.DecodeRuneInString(s[i:])
+	return r
 }
 
 // isNumberLike is digits and dots, optionally after a "v" ("v2.1").
@@ -402,8 +436,16 @@ func sentences(text string) []string {
 // the vocabulary when a close vocabulary word exists.
 func (s *speller) analyze(text string) []token {
 	var out []token
+	var ws []string  // the words of a sentence, clause after clause
+	var starts []int // where each clause's words start in ws
 	for si, sent := range sentences(text) {
-		ws := words(sent)
+		// A sentence's words are its clauses' words: clauses split only
+		// where words split too.
+		ws, starts = ws[:0], starts[:0]
+		for _, cl := range clauses(sent) {
+			starts = append(starts, len(ws))
+			ws = appendWords(ws, cl)
+		}
 		tried := false
 		for _, w := range ws {
 			if triedWords[w] {
@@ -411,10 +453,14 @@ func (s *speller) analyze(text string) []token {
 				break
 			}
 		}
-		for ci, cl := range clauses(sent) {
+		for ci, from := range starts {
+			to := len(ws)
+			if ci+1 < len(starts) {
+				to = starts[ci+1]
+			}
 			// A term never reaches across a clause or sentence boundary.
 			first := ci > 0 || si > 0
-			for _, w := range words(cl) {
+			for _, w := range ws[from:to] {
 				t := normWord(w)
 				if t == "" {
 					continue

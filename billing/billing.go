@@ -37,6 +37,10 @@ type Provider interface {
 	ChangeTier(ctx context.Context, subscriptionID, tier string) (*Subscription, error)
 	// CancelAtPeriodEnd ends the subscription when the paid period ends.
 	CancelAtPeriodEnd(ctx context.Context, subscriptionID string) (*Subscription, error)
+	// CancelNow ends the subscription at once, with no final invoice and
+	// no proration: nothing more is charged. A subscription that is already
+	// canceled, or gone, counts as done.
+	CancelNow(ctx context.Context, subscriptionID string) error
 	// ParseEvent verifies a webhook body against its signature header.
 	ParseEvent(payload []byte, signature string) (*Event, error)
 }

@@ -265,6 +265,32 @@ func (s *Stripe) CancelAtPeriodEnd(ctx context.Context, subscriptionID string) (
 	return s.subscriptionOf(ctx, sub)
 }
 
+// CancelNow deletes the subscription (DELETE /v1/subscriptions/{id}) without
+// invoicing or prorating. An unknown or already canceled subscription is
+// done already: a repeated call after a lost answer succeeds.
+func (s *Stripe) CancelNow(ctx context.Context, subscriptionID string) error {
+	ctx, cancel := s.timeout(ctx)
+	defer cancel()
+	p := &stripe.SubscriptionCancelParams{InvoiceNow: stripe.Bool(false), Prorate: stripe.Bool(false),
+		CancellationDetails: &stripe.SubscriptionCancelCancellationDetailsParams{Comment: stripe.String("The customer deleted their Layerfix account.")}}
+	_, err := s.sc.V1Subscriptions.Cancel(ctx, subscriptionID, p)
+	if err == nil {
+		return nil
+	}
+	werr := wrap("cancel subscription now", err)
+	if KindOf(werr) == NotFound {
+		return nil
+	}
+	if KindOf(werr) == Rejected {
+		// Stripe refuses to cancel a canceled subscription: read it back.
+		sub, rerr := s.sc.V1Subscriptions.Retrieve(ctx, subscriptionID, nil)
+		if KindOf(wrap("read subscription", rerr)) == NotFound || (rerr == nil && !Live(string(sub.Status))) {
+			return nil
+		}
+	}
+	return werr
+}
+
 // ParseEvent verifies the Stripe-Signature header (bad or stale: a
 // BadSignature error) and extracts the customer and subscription ids.
 // Events of another API version than the library's are accepted: only ids

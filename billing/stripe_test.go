@@ -41,7 +41,7 @@ func (r *recorder) RoundTrip(req *http.Request) (*http.Response, error) {
 		req.Body = io.NopCloser(bytes.NewReader(b))
 		s.form, _ = url.ParseQuery(string(b))
 	}
-	if req.Method == http.MethodGet {
+	if req.Method == http.MethodGet || (req.Method == http.MethodDelete && len(s.form) == 0) {
 		s.form = req.URL.Query()
 	}
 	r.mu.Lock()
@@ -150,6 +150,16 @@ func TestRequestShapesAgainstStripeMock(t *testing.T) {
 	r = rec.last(t, "POST", "/v1/subscriptions/")
 	if r.idempotencyKey == "" || r.form.Get("cancel_at_period_end") != "true" {
 		t.Fatalf("cancel request %+v", r)
+	}
+
+	// Deleting an account ends its subscription at once, charging nothing more.
+	if err := s.CancelNow(ctx, sub.ID); err != nil {
+		t.Fatalf("cancel now: %v", err)
+	}
+	r = rec.last(t, "DELETE", "/v1/subscriptions/")
+	if r.path != "/v1/subscriptions/"+sub.ID || r.form.Get("invoice_now") != "false" || r.form.Get("prorate") != "false" ||
+		r.form.Get("cancellation_details[comment]") == "" {
+		t.Fatalf("cancel-now request %+v", r)
 	}
 
 	rec.mu.Lock()

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"unicode/utf8"
 
 	"github.com/layerfix/layerfix/store"
 )
@@ -22,12 +21,9 @@ func (s *Server) CreateAccount(ctx context.Context, email, name string) (string,
 	if addr == "" {
 		return "", fmt.Errorf("%q is not an email address", email)
 	}
-	name = cleanText(name, maxDisplayName+1)
-	if name == "" || utf8.RuneCountInString(name) > maxDisplayName {
-		return "", errors.New("the display name must be 1 to 100 characters")
-	}
-	if p := textProblem("Display name", name, false); p != "" {
-		return "", errors.New(p)
+	name, problem := checkDisplayName(name)
+	if problem != "" {
+		return "", errors.New(problem)
 	}
 	u := &store.User{Email: addr, DisplayName: name, EmailVerified: true, CreatedAt: s.now()}
 	if err := s.store.CreateUser(ctx, u); errors.Is(err, store.ErrDuplicate) {
@@ -61,16 +57,7 @@ func (s *Server) DeleteAccount(ctx context.Context, email string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	ids, err := s.store.DeleteUser(ctx, u.ID)
-	if err != nil {
-		return 0, err
-	}
-	for _, id := range ids {
-		if err := s.photos.blobs.Delete(ctx, id+photoFileSuffix); err != nil {
-			s.log.Warn("delete account: photo file", "photo", id, "err", err)
-		}
-	}
-	return len(ids), nil
+	return deleteUserData(ctx, s.store, s.photos.blobs, s.log, u.ID)
 }
 
 func (s *Server) accountByEmail(ctx context.Context, email string) (*store.User, error) {

@@ -40,6 +40,7 @@ const CodeAuthUnavailable = "AUTH_UNAVAILABLE"
 type firebaseClient interface {
 	VerifyIDToken(ctx context.Context, idToken string) (*auth.Token, error)
 	GetUser(ctx context.Context, uid string) (*auth.UserRecord, error)
+	DeleteUser(ctx context.Context, uid string) error
 }
 
 // firebaseClaims are the token claims copied to the users row.
@@ -64,6 +65,11 @@ type firebaseEntry struct {
 	disabled   bool
 	validAfter int64 // Unix ms: tokens issued earlier are revoked
 	checkedAt  time.Time
+
+	// deletedAt is when the maker deleted the account on this server:
+	// tokens of sign-ins before it are refused, so a token still valid
+	// cannot bring an empty account back.
+	deletedAt time.Time
 }
 
 type firebaseAuth struct {
@@ -137,6 +143,9 @@ func (a *firebaseAuth) Authenticate(ctx context.Context, token string) (*store.U
 	cancel()
 	if err != nil {
 		return nil, a.firebaseErr("verify ID token", err)
+	}
+	if a.deletedBefore(tok) {
+		return nil, ErrBadToken
 	}
 	if err := a.checkAccount(ctx, tok); err != nil {
 		return nil, err
@@ -234,4 +243,49 @@ func (a *firebaseAuth) firebaseErr(doing string, err error) error {
 	}
 	a.log.Warn("firebase: "+doing, "err", err)
 	return apiErr(http.StatusServiceUnavailable, CodeAuthUnavailable, "Sign-in could not be checked right now. Please try again in a moment.")
+}
+
+// RecentSignIn reports whether token, a valid ID token, comes from a sign-in
+// (its auth_time, not a refresh) at most maxAge ago: deleting an account
+// asks the maker to sign in again.
+func (a *firebaseAuth) RecentSignIn(ctx context.Context, token string, maxAge time.Duration) (bool, error) {
+	vctx, cancel := context.WithTimeout(ctx, firebaseCallTimeout)
+	tok, err := a.client.VerifyIDToken(vctx, token)
+	cancel()
+	if err != nil {
+		return false, a.firebaseErr("verify ID token", err)
+	}
+	signedIn, now := time.Unix(tok.AuthTime, 0), a.now()
+	return tok.AuthTime > 0 && !signedIn.After(now.Add(time.Minute)) && now.Sub(signedIn) <= maxAge, nil
+}
+
+// DeleteIdentity deletes uid's Firebase account through the Admin SDK; an
+// account already gone counts as deleted. Without Google credentials the
+// server cannot and answers false: the browser, freshly signed in, deletes
+// it itself.
+func (a *firebaseAuth) DeleteIdentity(ctx context.Context, uid string) (bool, error) {
+	if !a.checkAccounts {
+		return false, nil
+	}
+	dctx, cancel := context.WithTimeout(ctx, firebaseCallTimeout)
+	err := a.client.DeleteUser(dctx, uid)
+	cancel()
+	if err != nil && !auth.IsUserNotFound(err) {
+		return false, a.firebaseErr("delete Firebase account", err)
+	}
+	return true, nil
+}
+
+// MarkDeleted refuses, from now on, the tokens of uid's sign-ins before
+// this moment (the account's row is gone).
+func (a *firebaseAuth) MarkDeleted(uid string) {
+	now := a.now()
+	a.remember(uid, func(e *firebaseEntry) { *e = firebaseEntry{deletedAt: now} })
+}
+
+func (a *firebaseAuth) deletedBefore(tok *auth.Token) bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	e, ok := a.cache[tok.UID]
+	return ok && !e.deletedAt.IsZero() && !time.Unix(tok.AuthTime, 0).After(e.deletedAt)
 }

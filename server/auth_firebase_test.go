@@ -58,6 +58,16 @@ func (f *fakeFirebase) GetUser(_ context.Context, uid string) (*auth.UserRecord,
 	return &u, nil
 }
 
+func (f *fakeFirebase) DeleteUser(_ context.Context, uid string) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.lookupErr != nil {
+		return f.lookupErr
+	}
+	delete(f.users, uid)
+	return nil
+}
+
 func (f *fakeFirebase) set(fn func(f *fakeFirebase)) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -305,6 +315,29 @@ func TestFirebaseEmulator(t *testing.T) {
 		for name, tok := range cases {
 			t.Run(name, func(t *testing.T) { refused(t, tok) })
 		}
+	})
+
+	t.Run("deleting the account needs a fresh sign-in and deletes the Firebase user", func(t *testing.T) {
+		carol := emu.signUp(t, "carol@example.com", "correct horse 3")
+		profileOK(t, carol.IDToken)
+		stale := editClaims(t, carol.IDToken, map[string]any{"auth_time": time.Now().Add(-recentSignIn - time.Minute).Unix()})
+		w := ts.do(t, "DELETE", "/api/user", "", "Authorization", "Bearer "+stale)
+		if w.Code != http.StatusForbidden || decodeError(t, w).Code != CodeRecentSignIn {
+			t.Fatalf("a sign-in older than 5 minutes: %d %s", w.Code, w.Body)
+		}
+		w = ts.do(t, "DELETE", "/api/user", "", "Authorization", "Bearer "+carol.IDToken)
+		if w.Code != http.StatusOK || !strings.Contains(w.Body.String(), `"identityDeleted":true`) {
+			t.Fatalf("delete: %d %s", w.Code, w.Body)
+		}
+		if rows := rowsOf(t, carol.LocalID); len(rows) != 0 {
+			t.Fatalf("rows left: %+v", rows)
+		}
+		var found struct{ Users []any }
+		json.Unmarshal(emu.call(t, "projects/demo-layerfix/accounts:lookup", "owner", map[string]any{"localId": []string{carol.LocalID}}), &found)
+		if len(found.Users) != 0 {
+			t.Fatalf("the Firebase account is still there: %+v", found.Users)
+		}
+		refused(t, carol.IDToken)
 	})
 
 	t.Run("emulator tokens are refused without the emulator", func(t *testing.T) {

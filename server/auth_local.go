@@ -79,6 +79,20 @@ func (a *localAuth) Authenticate(ctx context.Context, token string) (*store.User
 
 func authErr(status int, code, msg string) *APIError { return apiErr(status, code, msg) }
 
+// checkDisplayName cleans a display name and says what is wrong with it,
+// "" when nothing is: the same rules at sign-up, on the account screen and
+// for the operator's accounts.
+func checkDisplayName(raw string) (name, problem string) {
+	name = cleanText(raw, maxDisplayName+1)
+	switch {
+	case name == "":
+		return name, "Please enter your display name"
+	case utf8.RuneCountInString(name) > maxDisplayName:
+		return name, "Display name must be less than 100 characters"
+	}
+	return name, textProblem("Display name", name, false)
+}
+
 // normalizeEmail returns the lower-cased address or "" when it is not one.
 func normalizeEmail(s string) string {
 	s = strings.ToLower(strings.TrimSpace(s))
@@ -134,14 +148,9 @@ func (a *localAuth) signup(c echo.Context) error {
 	if msg := weakPassword(in.Password, email); msg != "" {
 		return authErr(http.StatusBadRequest, "weak-password", msg)
 	}
-	name := cleanText(in.DisplayName, maxDisplayName+1)
-	switch {
-	case name == "":
-		return authErr(http.StatusBadRequest, "invalid-display-name", "Please enter your display name")
-	case utf8.RuneCountInString(name) > maxDisplayName:
-		return authErr(http.StatusBadRequest, "invalid-display-name", "Display name must be less than 100 characters")
-	case textProblem("Display name", name, false) != "":
-		return authErr(http.StatusBadRequest, "invalid-display-name", textProblem("Display name", name, false))
+	name, problem := checkDisplayName(in.DisplayName)
+	if problem != "" {
+		return authErr(http.StatusBadRequest, "invalid-display-name", problem)
 	}
 	if ok, err := a.signups.allow(c.Request().Context(), limiterKey("ip", clientIP(c))); err != nil {
 		return err
@@ -165,25 +174,42 @@ func (a *localAuth) signup(c echo.Context) error {
 	return a.startSession(c, u, http.StatusCreated)
 }
 
-// login checks a password. Each attempt reserves its place in the
-// per-address limit and then in the per-email one (or, from a device or
-// network that signed in to the account before, in that one's own) before
-// the hash is computed, and the hash itself waits for one of few slots, so
-// concurrent guesses can neither exceed the limits nor exhaust memory. An
-// attempt one limit refuses gives back its place in the other, which then
-// keeps no key for it.
+// errBadCredentials is a wrong password or an unknown or disabled account.
+var errBadCredentials = errors.New("wrong email or password")
+
 func (a *localAuth) login(c echo.Context) error {
 	var in credentials
 	if err := bindJSON(c, &in); err != nil {
 		return err
 	}
-	ip, email := clientIP(c), strings.ToLower(strings.TrimSpace(in.Email))
+	email := strings.ToLower(strings.TrimSpace(in.Email))
 	if len(email) > maxEmail {
 		return authErr(http.StatusBadRequest, "invalid-email", "Invalid email address")
 	}
 	if len(in.Password) > 4*maxPassword {
 		return authErr(http.StatusBadRequest, "invalid-credential", "Password must be at most 1024 characters")
 	}
+	u, err := a.checkPasswordLimited(c, email, in.Password)
+	if errors.Is(err, errBadCredentials) {
+		return authErr(http.StatusUnauthorized, "invalid-credential", "Incorrect email or password")
+	}
+	if err != nil {
+		return err
+	}
+	return a.startSession(c, u, http.StatusOK)
+}
+
+// checkPasswordLimited checks email's password under the sign-in limits and
+// returns its account, or errBadCredentials. Every check (a sign-in, or a
+// signed-in maker confirming a change with the current password) reserves
+// its place in the per-address limit and then in the per-email one (or,
+// from a device or network that signed in to the account before, in that
+// one's own) before the hash is computed, and the hash itself waits for one
+// of few slots, so concurrent guesses can neither exceed the limits nor
+// exhaust memory. A check one limit refuses gives back its place in the
+// other, which then keeps no key for it.
+func (a *localAuth) checkPasswordLimited(c echo.Context, email, password string) (*store.User, error) {
+	ip := clientIP(c)
 	ctx := c.Request().Context()
 	type place struct {
 		lim *attemptLimiter
@@ -199,9 +225,9 @@ func (a *localAuth) login(c echo.Context) error {
 	}
 	ipKey := limiterKey("ip", ip)
 	if ok, wait, err := a.failIP.reserve(ctx, ipKey); err != nil {
-		return err
+		return nil, err
 	} else if !ok {
-		return tooManySignIns(wait)
+		return nil, tooManySignIns(wait)
 	}
 	held = append(held, place{a.failIP, ipKey})
 	var u *store.User
@@ -232,7 +258,7 @@ func (a *localAuth) login(c echo.Context) error {
 	})
 	if err != nil {
 		give()
-		return err
+		return nil, err
 	}
 	if k != "" {
 		byKnown = place{a.failKnown, k}
@@ -244,16 +270,16 @@ func (a *localAuth) login(c echo.Context) error {
 	if ok, wait, err := gate.lim.reserve(ctx, gate.key); err != nil || !ok {
 		give()
 		if err != nil {
-			return err
+			return nil, err
 		}
-		return tooManySignIns(wait)
+		return nil, tooManySignIns(wait)
 	}
 	held = append(held, gate)
 	if gate != byEmail {
 		ok, _, err := byEmail.lim.reserve(ctx, byEmail.key)
 		if err != nil {
 			give()
-			return err
+			return nil, err
 		}
 		if ok {
 			held = append(held, byEmail)
@@ -261,23 +287,23 @@ func (a *localAuth) login(c echo.Context) error {
 	}
 	if u, err = user(); err != nil {
 		give()
-		return err
+		return nil, err
 	}
 	// The hash is checked even for unknown emails: same answer, same time.
 	good := false
 	err = withHashSlot(ctx, func() {
 		if u != nil && u.PasswordHash != nil {
-			good = checkPassword(in.Password, *u.PasswordHash)
+			good = checkPassword(password, *u.PasswordHash)
 		} else {
-			checkPassword(in.Password, dummyHash())
+			checkPassword(password, dummyHash())
 		}
 	})
 	if err != nil {
 		give()
-		return hashBusyErr(err)
+		return nil, hashBusyErr(err)
 	}
 	if !good || u.Disabled {
-		return authErr(http.StatusUnauthorized, "invalid-credential", "Incorrect email or password")
+		return nil, errBadCredentials
 	}
 	// The owner proved it: the address's place is given back, and the
 	// failures held against the email and this device or network are
@@ -292,7 +318,7 @@ func (a *localAuth) login(c echo.Context) error {
 			a.log.Warn("sign-in limiter", "err", err)
 		}
 	}
-	return a.startSession(c, u, http.StatusOK)
+	return u, nil
 }
 
 func tooManySignIns(wait time.Duration) *APIError {
@@ -361,36 +387,51 @@ func (a *localAuth) ResetLink(ctx context.Context, email string) (string, error)
 	return a.publicURL + "/login?mode=reset&oobCode=" + tok, nil
 }
 
-// sendLink emails a one-time link. The body is the server's own text and
-// the link: nothing a user typed (a display name with URLs or newlines)
-// goes into it, so the server cannot be used to send someone else's words.
-// Each recipient gets at most mailsPerRecipient emails an hour; past that
-// the request still answers the same and nothing is sent.
+// sendLink emails a one-time link of kind to the account's address. The
+// body is the server's own text and the link: nothing a user typed (a
+// display name with URLs or newlines) goes into it, so the server cannot be
+// used to send someone else's words. Each recipient gets at most
+// mailsPerRecipient emails an hour; past that the request still answers
+// the same and nothing is sent.
 func (a *localAuth) sendLink(u *store.User, kind string, ttl time.Duration, subject, body, mode string) {
+	_ = a.mailLink(u.Email, u.ID, kind, subject, body, mode, func(ctx context.Context, hash string) error {
+		return a.store.CreateAuthToken(ctx, u.ID, kind, hash, a.now().Add(ttl))
+	})
+}
+
+// errMailLimit means the recipient had mailsPerRecipient emails this hour.
+var errMailLimit = errors.New("recipient email limit reached")
+
+// mailLink makes a token with create and emails its link to the address to
+// in the background. It fails only when email is off, the recipient's
+// hourly limit is reached (errMailLimit) or the token cannot be stored;
+// a failed send is logged.
+func (a *localAuth) mailLink(to string, userID int64, kind, subject, body, mode string, create func(ctx context.Context, hash string) error) error {
 	if a.mailer == nil {
-		return
+		return errors.New("email is off")
 	}
-	if ok, err := a.mails.allow(context.Background(), limiterKey("mail", u.Email)); err != nil {
-		a.log.Error("account email not sent", "kind", kind, "user_id", u.ID, "err", err)
-		return
+	if ok, err := a.mails.allow(context.Background(), limiterKey("mail", to)); err != nil {
+		a.log.Error("account email not sent", "kind", kind, "user_id", userID, "err", err)
+		return err
 	} else if !ok {
-		a.log.Info("account email not sent: recipient limit reached", "kind", kind, "user_id", u.ID)
-		return
+		a.log.Info("account email not sent: recipient limit reached", "kind", kind, "user_id", userID)
+		return errMailLimit
 	}
 	tok, hash := newToken()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	if err := a.store.CreateAuthToken(ctx, u.ID, kind, hash, a.now().Add(ttl)); err != nil {
+	if err := create(ctx, hash); err != nil {
 		cancel()
 		a.log.Error("create email token", "kind", kind, "err", err)
-		return
+		return err
 	}
 	link := a.publicURL + "/login?mode=" + mode + "&oobCode=" + tok
 	go func() {
 		defer cancel()
-		if err := a.mailer.Send(ctx, u.Email, subject, sprintf(body, link)); err != nil {
-			a.log.Error("send email", "kind", kind, "user_id", u.ID, "err", err)
+		if err := a.mailer.Send(ctx, to, subject, sprintf(body, link)); err != nil {
+			a.log.Error("send email", "kind", kind, "user_id", userID, "err", err)
 		}
 	}()
+	return nil
 }
 
 type codeRequest struct {
@@ -456,9 +497,23 @@ func (a *localAuth) verifyEmail(c echo.Context) error {
 		return err
 	}
 	ctx := c.Request().Context()
+	invalid := authErr(http.StatusBadRequest, "invalid-action-code", "This verification link is invalid, expired or already used.")
+	if len(in.OOBCode) != 43 {
+		return invalid
+	}
 	uid, err := a.store.UseAuthToken(ctx, tokenVerify, hashToken(in.OOBCode), a.now())
 	if errors.Is(err, store.ErrNotFound) {
-		return authErr(http.StatusBadRequest, "invalid-action-code", "This verification link is invalid, expired or already used.")
+		// The link may confirm a new address from the account screen.
+		_, email, err := a.store.ConfirmEmailChange(ctx, hashToken(in.OOBCode), a.now())
+		switch {
+		case errors.Is(err, store.ErrNotFound):
+			return invalid
+		case errors.Is(err, store.ErrDuplicate):
+			return authErr(http.StatusConflict, "email-already-in-use", "An account with this email already exists")
+		case err != nil:
+			return err
+		}
+		return c.JSON(http.StatusOK, map[string]string{"message": "Your email address is now " + email + "."})
 	}
 	if err != nil {
 		return err

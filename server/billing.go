@@ -47,6 +47,7 @@ var webhookEvents = map[string]bool{
 // registerBilling adds the subscription routes and the payment webhook.
 func (s *Server) registerBilling(api *echo.Group, d Deps) {
 	b := &billingAPI{store: d.Store, provider: d.Billing, now: d.Now, log: d.Logger}
+	s.billing = b
 	api.GET("/subscription", b.subscription)
 	api.POST("/create-subscription", b.create, b.enabled)
 	api.POST("/complete-subscription", b.complete, b.enabled)
@@ -390,6 +391,38 @@ func (b *billingAPI) cancel(c echo.Context) error {
 	}
 	return c.JSON(http.StatusOK, map[string]any{"message": msg, "tier": tier, "status": s.Status,
 		"cancelAtPeriodEnd": s.CancelAtPeriodEnd, "currentPeriodEnd": formatTime(up.CurrentPeriodEnd)})
+}
+
+// cancelForDeletion ends the user's live subscription at once, before the
+// account is deleted, and returns the plan it ended ("" when there was none:
+// with billing off, or a plan the operator granted, nothing is charged). The
+// account is stored as canceled, so a deletion retried after a later
+// failure finds nothing left to cancel.
+func (b *billingAPI) cancelForDeletion(ctx context.Context, userID int64) (string, error) {
+	if b.provider == nil {
+		return "", nil
+	}
+	sub, err := b.store.SubscriptionOf(ctx, userID)
+	if err != nil || sub.SubscriptionID == "" || !billing.Live(sub.Status) {
+		return "", err
+	}
+	unlock, err := b.lockCustomer(ctx, sub.CustomerID)
+	if err != nil {
+		return "", err
+	}
+	defer unlock()
+	if err := b.provider.CancelNow(ctx, sub.SubscriptionID); err != nil {
+		if ae := (*APIError)(nil); errors.As(b.providerErr(err), &ae) {
+			ae.Message = "Your subscription could not be canceled at the payment provider right now, so your account was not deleted. Please try again in a few minutes."
+			return "", ae
+		}
+		return "", err
+	}
+	up := store.SubscriptionUpdate{SubscriptionID: sub.SubscriptionID, Status: "canceled", Tier: "free"}
+	if err := b.store.SaveSubscription(ctx, userID, up); err != nil {
+		return "", err
+	}
+	return sub.Tier, nil
 }
 
 // webhook applies a signed Stripe event. The event only says which

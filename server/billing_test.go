@@ -158,6 +158,9 @@ func (f *fakeStripe) serve(w http.ResponseWriter, r *http.Request) {
 			sub.cancelAtPeriodEnd = v == "true"
 		}
 		out = sub.json(f)
+	case r.Method == "DELETE" && res == "subscriptions" && f.subs[id] != nil:
+		f.subs[id].status = "canceled"
+		out = f.subs[id].json(f)
 	case r.Method == "GET" && res == "payment_intents" && f.intents[id] != nil:
 		pi := f.intents[id]
 		o := map[string]any{"id": pi.id, "object": "payment_intent", "status": pi.status, "client_secret": pi.id + "_secret_abc"}
@@ -713,9 +716,10 @@ func TestPricingFromStripeIsCached(t *testing.T) {
 	}
 }
 
-// TestCreateSubscriptionAgainstStripeMock is the acceptance check with
-// stripe-mock: the real client, the real request shapes, a client secret.
-func TestCreateSubscriptionAgainstStripeMock(t *testing.T) {
+// newStripeMockServer is a test server whose Stripe is stripe-mock (the
+// test is skipped without it).
+func newStripeMockServer(t *testing.T) *testServer {
+	t.Helper()
 	base := billingtest.StripeMock(t)
 	cfg := testConfig(t, stripeEnv(base))
 	p, err := billing.NewStripe(billing.StripeConfig{SecretKey: "sk_test_123", WebhookSecret: cfg.StripeWebhookSecret,
@@ -728,7 +732,14 @@ func TestCreateSubscriptionAgainstStripeMock(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ts := &testServer{Server: s, store: st, cfg: cfg, h: s.Handler()}
+	return &testServer{Server: s, store: st, cfg: cfg, h: s.Handler()}
+}
+
+// TestCreateSubscriptionAgainstStripeMock is the acceptance check with
+// stripe-mock: the real client, the real request shapes, a client secret.
+func TestCreateSubscriptionAgainstStripeMock(t *testing.T) {
+	ts := newStripeMockServer(t)
+	st := ts.store
 	tok := signup(t, ts, "maker@example.com", "gears-and-layers").Token
 	w := ts.do(t, "POST", "/api/create-subscription", `{"tier":"pro"}`, bearer(tok)...)
 	if secret, _ := decodeMap(t, w)["clientSecret"].(string); w.Code != 200 || secret == "" {

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net"
 	"net/mail"
+	"net/netip"
 	"net/url"
 	"os"
 	"regexp"
@@ -15,6 +16,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/layerfix/layerfix/server/printerlink"
 	"github.com/layerfix/layerfix/store/blob"
 )
 
@@ -70,6 +72,11 @@ type Config struct {
 
 	Metrics     bool   // /metrics on the main address
 	MetricsAddr string // a separate address serving /metrics
+
+	// PrinterLink lets the server ask printers' hosts for their last job;
+	// PrinterLinkNets are the networks those hosts may be on.
+	PrinterLink     bool
+	PrinterLinkNets []netip.Prefix
 
 	LogFormat string     // text or json
 	LogLevel  slog.Level // debug, info, warn or error
@@ -383,6 +390,12 @@ func settings() []setting {
 			}
 			return nil
 		}},
+		{"printer-link", "LAYERFIX_PRINTER_LINK", "off", "let makers pull the last job, config and log from their printer's host (on/off; off on a public server)", false, onOffSetting(func(c *Config) *bool { return &c.PrinterLink })},
+		{"printer-link-nets", "LAYERFIX_PRINTER_LINK_NETS", "", "networks printer hosts may be on (comma-separated CIDRs; empty: private IPv4 ranges and IPv6 ULA; loopback only when listed; link-local and metadata addresses never)", false, func(c *Config, v string) error {
+			nets, err := printerlink.ParseNets(v)
+			c.PrinterLinkNets = nets
+			return err
+		}},
 		{"metrics", "LAYERFIX_METRICS", "off", "Prometheus metrics at /metrics on the main address (on/off; public to whoever reaches the server)", false, onOffSetting(func(c *Config) *bool { return &c.Metrics })},
 		{"metrics-addr", "LAYERFIX_METRICS_ADDR", "", "a separate listen address for Prometheus metrics, e.g. 127.0.0.1:9090 (empty: none)", false, func(c *Config, v string) error {
 			if v != "" {
@@ -492,6 +505,14 @@ func (c *Config) check(getenv func(string) string) error {
 	return nil
 }
 
+func joinPrefixes(ps []netip.Prefix) string {
+	out := make([]string, len(ps))
+	for i, p := range ps {
+		out[i] = p.String()
+	}
+	return strings.Join(out, ",")
+}
+
 // Printable lists every setting as "ENV=value" with secrets masked.
 func (c *Config) Printable() []any {
 	out := []any{}
@@ -508,7 +529,7 @@ func (c *Config) Printable() []any {
 		"LAYERFIX_AI_FALLBACK": onOff(c.AIFallback), "LAYERFIX_LOG_LEVEL": c.LogLevel.String(), "LAYERFIX_LEARN": onOff(c.Learn),
 		"LAYERFIX_LEARN_MIN_MAKERS": strconv.Itoa(c.LearnMinMakers), "LAYERFIX_LEARN_MIN_NETWORKS": strconv.Itoa(c.LearnMinNetworks), "LAYERFIX_ANON_IPV6_PREFIX": strconv.Itoa(c.IPv6Prefix),
 		"LAYERFIX_NETWORK_MONTHLY_LIMIT": anonString(c.NetworkLimit), "LAYERFIX_REQUIRE_VERIFIED": onOff(c.RequireVerified), "LAYERFIX_LOG_FORMAT": c.LogFormat,
-		"LAYERFIX_METRICS": onOff(c.Metrics), "LAYERFIX_METRICS_ADDR": c.MetricsAddr,
+		"LAYERFIX_METRICS": onOff(c.Metrics), "LAYERFIX_PRINTER_LINK": onOff(c.PrinterLink), "LAYERFIX_PRINTER_LINK_NETS": joinPrefixes(c.PrinterLinkNets), "LAYERFIX_METRICS_ADDR": c.MetricsAddr,
 		"LAYERFIX_AUTH_MODE": c.AuthMode, "LAYERFIX_FIREBASE_PROJECT_ID": c.FirebaseProjectID,
 		"LAYERFIX_FIREBASE_API_KEY": c.FirebaseAPIKey, "LAYERFIX_FIREBASE_AUTH_DOMAIN": c.FirebaseAuthDomain,
 		"LAYERFIX_FIREBASE_APP_ID": c.FirebaseAppID, "LAYERFIX_SMTP_URL": c.SMTPURL, "LAYERFIX_MAIL_FROM": c.MailFrom,

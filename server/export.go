@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
@@ -61,14 +62,7 @@ func (h *issuesAPI) export(c echo.Context) error {
 	// Streamed a page of rows at a time: memory stays bounded for a farm's whole history.
 	if format == "json" {
 		return h.streamIssues(c, echo.MIMEApplicationJSONCharsetUTF8, func(v *store.IssueView) (any, error) {
-			e := exportOf(v)
-			if v.AttachmentCount > 0 {
-				var err error
-				if e.Attachments, err = h.store.IssueAttachments(c.Request().Context(), currentUser(c).ID, v.ID, true); err != nil {
-					return nil, err
-				}
-			}
-			return e, nil
+			return exportWithAttachments(c.Request().Context(), h.store, v)
 		})
 	}
 	ctx, user := c.Request().Context(), currentUser(c)
@@ -108,31 +102,14 @@ func (h *issuesAPI) export(c echo.Context) error {
 }
 
 // streamIssues answers the caller's whole issue log as one JSON array of
-// elem(issue), written as the store reads the rows in batches, so memory
-// stays bounded however long the log. The status goes first: a failure
-// later cuts the array short (and is logged), as a dropped connection would.
+// elem(issue) (see writeIssueArray). The status goes first: a failure later
+// cuts the array short (and is logged), as a dropped connection would.
 func (h *issuesAPI) streamIssues(c echo.Context, contentType string, elem func(*store.IssueView) (any, error)) error {
 	ctx, user := c.Request().Context(), currentUser(c)
 	res := c.Response()
 	res.Header().Set(echo.HeaderContentType, contentType)
 	res.WriteHeader(http.StatusOK)
-	enc := json.NewEncoder(res)
-	sep := "["
-	err := h.store.EachIssue(ctx, user.ID, func(v *store.IssueView) error {
-		e, err := elem(v)
-		if err != nil {
-			return err
-		}
-		if _, err := io.WriteString(res, sep); err != nil {
-			return err
-		}
-		sep = ","
-		return enc.Encode(e)
-	})
-	if sep == "[" {
-		io.WriteString(res, sep)
-	}
-	io.WriteString(res, "]\n")
+	err := writeIssueArray(ctx, h.store, res, user.ID, elem)
 	if err != nil {
 		err = fmt.Errorf("stream issues of user %d: %w", user.ID, err)
 		if ctx.Err() == nil { // not a client that went away
@@ -140,6 +117,49 @@ func (h *issuesAPI) streamIssues(c echo.Context, contentType string, elem func(*
 		}
 	}
 	return err
+}
+
+// issueLog is what writing a maker's issue log needs from the store.
+type issueLog interface {
+	EachIssue(ctx context.Context, userID int64, fn func(*store.IssueView) error) error
+	IssueAttachments(ctx context.Context, userID, issueID int64, withText bool) ([]store.Attachment, error)
+}
+
+// writeIssueArray writes every issue of the user to w as one JSON array of
+// elem(issue), as the store reads the rows in batches, so memory stays
+// bounded however long the log. A failure cuts the array short.
+func writeIssueArray(ctx context.Context, st issueLog, w io.Writer, userID int64, elem func(*store.IssueView) (any, error)) error {
+	enc := json.NewEncoder(w)
+	sep := "["
+	err := st.EachIssue(ctx, userID, func(v *store.IssueView) error {
+		e, err := elem(v)
+		if err != nil {
+			return err
+		}
+		if _, err := io.WriteString(w, sep); err != nil {
+			return err
+		}
+		sep = ","
+		return enc.Encode(e)
+	})
+	if sep == "[" {
+		io.WriteString(w, sep)
+	}
+	io.WriteString(w, "]\n")
+	return err
+}
+
+// exportWithAttachments is an issue of a JSON export with its attachments'
+// text (secrets already stripped).
+func exportWithAttachments(ctx context.Context, st issueLog, v *store.IssueView) (exportedIssue, error) {
+	e := exportOf(v)
+	if v.AttachmentCount > 0 {
+		var err error
+		if e.Attachments, err = st.IssueAttachments(ctx, v.UserID, v.ID, true); err != nil {
+			return e, err
+		}
+	}
+	return e, nil
 }
 
 // csvRecord is one issue as a CSV row, made safe for spreadsheets; the

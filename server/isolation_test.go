@@ -17,7 +17,7 @@ func TestOtherUsersIDsAre404(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ws := newWorkspace(t, nil, func(c *Config, d *Deps) { d.Refiner = engine })
+	ws := newWorkspace(t, nil, func(c *Config, d *Deps) { d.Refiner = engine; c.PrinterLink = true })
 	ada := ws.user(t, "ada@example.com")
 	bob := ws.user(t, "bob@example.com")
 	printer := ws.addPrinter(t, ada, "Mk4", "Prusa")
@@ -54,6 +54,7 @@ func TestOtherUsersIDsAre404(t *testing.T) {
 		{"PATCH /api/issues/:id/progress", "PATCH", issuePath + "/progress", ""},
 		{"PUT /api/issues/:id/checked-steps", "PUT", issuePath + "/checked-steps", `{"checkedSteps":["Dry the filament"]}`},
 		{"POST /api/issues/:id/refine", "POST", issuePath + "/refine", `{"answers":{"same-height":true}}`},
+		{"POST /api/printers/:id/pull", "POST", printerPath + "/pull", ""},
 		{"GET /api/photos/:name", "GET", photoPath, ""},
 		{"HEAD /api/photos/:name", "HEAD", photoPath, ""},
 		{"POST /api/issues", "POST", "/api/issues", issueBody(t, printer.ID, nil)},

@@ -27,8 +27,10 @@ type printerStore interface {
 }
 
 type printersAPI struct {
-	store printerStore
-	now   func() time.Time
+	store    printerStore
+	now      func() time.Time
+	hostKeys hostKeys
+	link     *printerLink
 }
 
 // Printer field rules of SPEC section 5.
@@ -50,11 +52,12 @@ const (
 // printer: a missing buildVolume clears it, a missing nozzleSize or
 // filamentDiameter keeps the stored value.
 type printerInput struct {
-	Name             string   `json:"name"`
-	Brand            string   `json:"brand"`
-	NozzleSize       *float64 `json:"nozzleSize"`
-	FilamentDiameter *float64 `json:"filamentDiameter"`
-	BuildVolume      *string  `json:"buildVolume"`
+	Name             string       `json:"name"`
+	Brand            string       `json:"brand"`
+	NozzleSize       *float64     `json:"nozzleSize"`
+	FilamentDiameter *float64     `json:"filamentDiameter"`
+	BuildVolume      *string      `json:"buildVolume"`
+	Host             optionalHost `json:"host"` // missing: keep; null: unlink
 }
 
 // validate trims the fields and returns the spec's message per failing
@@ -100,6 +103,9 @@ func (in *printerInput) validate(edit bool) map[string]string {
 	if in.FilamentDiameter != nil && !oneOf(*in.FilamentDiameter, filamentSizes) {
 		fields["filamentDiameter"] = "Filament diameter must be 1.75, 2.85 or 3.0 mm"
 	}
+	if in.Host.v != nil {
+		in.Host.v.validate(fields)
+	}
 	return fields
 }
 
@@ -139,8 +145,12 @@ func (h *printersAPI) list(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	out := make([]printerJSON, len(ps))
+	for i, p := range ps {
+		out[i] = toPrinterJSON(p)
+	}
 	c.Response().Header().Set("Cache-Control", "no-store")
-	return c.JSON(http.StatusOK, ps)
+	return c.JSON(http.StatusOK, out)
 }
 
 func (h *printersAPI) create(c echo.Context) error {
@@ -153,10 +163,17 @@ func (h *printersAPI) create(c echo.Context) error {
 	}
 	p := &store.Printer{UserID: currentUser(c).ID, NozzleSize: defaultNozzle, FilamentDiameter: defaultFilament}
 	in.apply(p)
+	fields := map[string]string{}
+	if err := h.applyHost(c.Request().Context(), p, in.Host, fields); err != nil {
+		return err
+	}
+	if len(fields) > 0 {
+		return validationErr(fields)
+	}
 	if err := h.store.CreatePrinter(c.Request().Context(), p); err != nil {
 		return err
 	}
-	return c.JSON(http.StatusCreated, p)
+	return c.JSON(http.StatusCreated, toPrinterJSON(*p))
 }
 
 func (h *printersAPI) update(c echo.Context) error {
@@ -176,11 +193,18 @@ func (h *printersAPI) update(c echo.Context) error {
 	if fields := in.validate(true); len(fields) > 0 {
 		return validationErr(fields)
 	}
+	fields := map[string]string{}
+	if err := h.applyHost(ctx, p, in.Host, fields); err != nil {
+		return err
+	}
+	if len(fields) > 0 {
+		return validationErr(fields)
+	}
 	in.apply(p)
 	if err := h.store.UpdatePrinter(ctx, p); err != nil {
 		return storeErr(err, "Printer")
 	}
-	return c.JSON(http.StatusOK, p)
+	return c.JSON(http.StatusOK, toPrinterJSON(*p))
 }
 
 func (h *printersAPI) remove(c echo.Context) error {

@@ -62,6 +62,28 @@ func (p *profileAPI) get(c echo.Context) error {
 	return c.JSON(http.StatusOK, profileOf(u, p.now(), p.limits))
 }
 
+// update handles PATCH /api/user/profile: the display name, checked by the
+// sign-up rules; it answers the updated profile.
+func (p *profileAPI) update(c echo.Context) error {
+	var in struct {
+		DisplayName *string `json:"displayName"`
+	}
+	if err := bindJSON(c, &in); err != nil {
+		return err
+	}
+	if in.DisplayName == nil {
+		return validationErr(map[string]string{"displayName": "Please enter your display name"})
+	}
+	name, problem := checkDisplayName(*in.DisplayName)
+	if problem != "" {
+		return validationErr(map[string]string{"displayName": problem})
+	}
+	if err := p.store.UpdateUser(c.Request().Context(), currentUser(c).ID, map[string]any{"display_name": name}); err != nil {
+		return err
+	}
+	return p.get(c)
+}
+
 // newAccountWindow is how recent an account must be for the anonymous
 // usage of its sign-up to be transferred to it.
 const newAccountWindow = time.Hour

@@ -198,10 +198,12 @@ func (t *troubleshootAPI) refine(c echo.Context) (err error) {
 		return analysisErr(err)
 	}
 	out := resultJSON{Result: res, RefineToken: in.RefineToken}
-	if out.Signature, err = t.signer.sign(ctx, res); err != nil {
+	enc := encodeResult(res)
+	defer enc.release()
+	if out.Signature, err = t.signer.signEncoded(ctx, enc); err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, out)
+	return writeResult(c, out, enc)
 }
 
 type issueRefineRequest struct {

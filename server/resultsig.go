@@ -5,7 +5,6 @@ import (
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/base64"
-	"encoding/json"
 
 	"github.com/layerfix/layerfix/ai"
 )
@@ -18,23 +17,19 @@ const resultKeyName = "result-signature-v1"
 // resultSigner signs and checks analysis results with a server key.
 type resultSigner struct{ keys *keyring }
 
-// resultContent is what a signature covers: what a shared guide shows.
-func resultContent(r *ai.Result) []byte {
-	b, _ := json.Marshal(struct {
-		Summary        string    `json:"s"`
-		Steps          []ai.Step `json:"t"`
-		AdditionalTips []string  `json:"a"`
-	}{r.Summary, r.Steps, r.AdditionalTips})
-	return b
+func (s resultSigner) sign(ctx context.Context, r *ai.Result) (string, error) {
+	e := encodeResult(r)
+	defer e.release()
+	return s.signEncoded(ctx, e)
 }
 
-func (s resultSigner) sign(ctx context.Context, r *ai.Result) (string, error) {
+func (s resultSigner) signEncoded(ctx context.Context, e encodedResult) (string, error) {
 	key, err := s.keys.key(ctx, resultKeyName)
 	if err != nil {
 		return "", err
 	}
 	m := hmac.New(sha256.New, key)
-	m.Write(resultContent(r))
+	e.writeContent(m)
 	return base64.RawURLEncoding.EncodeToString(m.Sum(nil)[:24]), nil
 }
 

@@ -55,6 +55,7 @@ type Server struct {
 	learn   *learner // nil when learning is off
 	metrics *metrics // nil when metrics are off
 	photos  *photosAPI
+	billing *billingAPI
 	cfg     *Config
 	e       *echo.Echo
 	store   *store.Store
@@ -180,6 +181,7 @@ func New(cfg *Config, d Deps) (*Server, error) {
 	}
 	prof := &profileAPI{store: d.Store, limits: cfg.TierLimits, now: d.Now}
 	api.GET("/user/profile", prof.get)
+	api.PATCH("/user/profile", prof.update)
 	api.POST("/transfer-usage", prof.transferUsage)
 
 	pricing := &pricingAPI{limits: cfg.TierLimits, source: d.Billing, now: d.Now, log: d.Logger}
@@ -200,6 +202,7 @@ func New(cfg *Config, d Deps) (*Server, error) {
 
 	s.registerWorkspace(api, d)
 	s.registerBilling(api, d)
+	s.registerAccount(api, d)
 
 	api.Any("/*", func(c echo.Context) error { return notFoundErr("API endpoint") })
 	root.GET("/*", app.handle)

@@ -142,7 +142,9 @@ func (t *troubleshootAPI) troubleshoot(c echo.Context) (err error) {
 		return analysisErr(err)
 	}
 	out := resultJSON{Result: res}
-	if out.Signature, err = t.signer.sign(ctx, res); err != nil {
+	enc := encodeResult(res)
+	defer enc.release()
+	if out.Signature, err = t.signer.signEncoded(ctx, enc); err != nil {
 		return err
 	}
 	if len(res.Questions) > 0 && t.refiner != nil {
@@ -150,7 +152,7 @@ func (t *troubleshootAPI) troubleshoot(c echo.Context) (err error) {
 			return err
 		}
 	}
-	return c.JSON(http.StatusOK, out)
+	return writeResult(c, out, enc)
 }
 
 // refund gives back the credits of a request that delivered no analysis; it
@@ -174,6 +176,9 @@ func analysisErr(err error) error {
 	}
 	if errors.Is(err, context.Canceled) {
 		return apiErr(499, "CLIENT_CLOSED", "The request was cancelled.")
+	}
+	if errors.Is(err, ai.ErrEngineStarting) {
+		return apiErr(http.StatusServiceUnavailable, CodeAIUnavailable, "The diagnostic engine is still starting. Please try again in a minute.")
 	}
 	return fmt.Errorf("analyze: %w", err)
 }

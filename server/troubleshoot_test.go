@@ -210,8 +210,9 @@ func TestFailedAnalysisCostsNothing(t *testing.T) {
 		err    error
 		status int
 	}{
-		"provider down": {fmt.Errorf("call: %w", ai.ErrUnavailable), 503},
-		"engine fault":  {errors.New("index corrupted"), 500},
+		"provider down":         {fmt.Errorf("call: %w", ai.ErrUnavailable), 503},
+		"engine fault":          {errors.New("index corrupted"), 500},
+		"engine still starting": {fmt.Errorf("analyze: %w", ai.ErrEngineStarting), 503},
 	} {
 		t.Run(name, func(t *testing.T) {
 			ts := newTestServer(t, nil, &fakeAnalyzer{err: c.err})
@@ -220,7 +221,11 @@ func TestFailedAnalysisCostsNothing(t *testing.T) {
 			if w.Code != c.status {
 				t.Fatalf("status %d", w.Code)
 			}
-			if c.status == 503 && !strings.Contains(e.Message, "AI analysis service is currently unavailable") {
+			want := "AI analysis service is currently unavailable"
+			if errors.Is(c.err, ai.ErrEngineStarting) {
+				want = "still starting"
+			}
+			if c.status == 503 && !strings.Contains(e.Message, want) {
 				t.Fatalf("503 message %q", e.Message)
 			}
 			if strings.Contains(w.Body.String(), "corrupted") {

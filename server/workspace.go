@@ -20,7 +20,7 @@ func (s *Server) registerWorkspace(api *echo.Group, d Deps) {
 	}
 	ph := &photosAPI{store: d.Store, blobs: blobs, basePath: s.cfg.BasePath, now: s.now, log: s.log, keys: s.signer.keys, metrics: s.metrics}
 	s.photos = ph
-	pr := &printersAPI{store: d.Store, now: s.now}
+	pr := &printersAPI{store: d.Store, now: s.now, hostKeys: hostKeys{keys: s.signer.keys}, link: newPrinterLink(s.cfg, d.Store, s.now, s.log)}
 	is := &issuesAPI{store: d.Store, photos: ph, blobs: blobs, analyzer: d.Analyzer,
 		limits: s.cfg.TierLimits, now: s.now, log: s.log, learn: s.learn, refiner: d.Refiner, signer: s.signer,
 		netLimit: s.cfg.NetworkLimit, requireVerified: s.cfg.RequireVerified}
@@ -31,6 +31,7 @@ func (s *Server) registerWorkspace(api *echo.Group, d Deps) {
 	api.GET("/printers/:id/stats", pr.printerStatsOne)
 	api.PUT("/printers/:id", pr.update)
 	api.DELETE("/printers/:id", pr.remove)
+	api.POST("/printers/:id/pull", pr.pull)
 
 	api.GET("/issues", is.list)
 	api.POST("/issues", is.create)

@@ -45,6 +45,7 @@ type AuthToken struct {
 	CreatedAt time.Time
 	ExpiresAt time.Time
 	UsedAt    *time.Time
+	NewEmail  *string // the address an email-change token confirms
 }
 
 // Printer is a maker's registered printer.
@@ -57,6 +58,10 @@ type Printer struct {
 	FilamentDiameter float64   `gorm:"default:1.75" json:"filamentDiameter"`
 	BuildVolume      *string   `json:"buildVolume"`
 	CreatedAt        time.Time `json:"createdAt"`
+	// The printer's host; the API shows it without the key.
+	HostKind string `json:"-"` // "", "moonraker", "octoprint" or "prusalink"
+	HostURL  string `json:"-"`
+	HostKey  string `json:"-"` // the API key sealed by the server; "" when none
 }
 
 // Issue is a saved troubleshooting request and its analysis.

@@ -111,3 +111,24 @@ func (s *Store) DeletePhotos(ctx context.Context, ids []string) error {
 	}
 	return nil
 }
+
+// EachPhoto calls fn for every photo record of the user in id order,
+// reading a page at a time so memory stays bounded however many there are.
+func (s *Store) EachPhoto(ctx context.Context, userID int64, fn func(*Photo) error) error {
+	after := ""
+	for {
+		var page []Photo
+		if err := s.reader(ctx).Where("user_id = ? AND id > ?", userID, after).Order("id").Limit(500).Find(&page).Error; err != nil {
+			return fmt.Errorf("photos of user %d: %w", userID, err)
+		}
+		for i := range page {
+			if err := fn(&page[i]); err != nil {
+				return err
+			}
+		}
+		if len(page) < 500 {
+			return nil
+		}
+		after = page[len(page)-1].ID
+	}
+}

@@ -39,9 +39,10 @@ func (s *Store) CreatePrinter(ctx context.Context, p *Printer) error {
 // the row; otherwise ErrNotFound.
 func (s *Store) UpdatePrinter(ctx context.Context, p *Printer) error {
 	res := s.writer(ctx).Model(&Printer{}).Where("id = ? AND user_id = ?", p.ID, p.UserID).
-		Select("name", "brand", "nozzle_size", "filament_diameter", "build_volume").
+		Select("name", "brand", "nozzle_size", "filament_diameter", "build_volume", "host_kind", "host_url", "host_key").
 		Updates(map[string]any{"name": p.Name, "brand": p.Brand, "nozzle_size": p.NozzleSize,
-			"filament_diameter": p.FilamentDiameter, "build_volume": p.BuildVolume})
+			"filament_diameter": p.FilamentDiameter, "build_volume": p.BuildVolume,
+			"host_kind": p.HostKind, "host_url": p.HostURL, "host_key": p.HostKey})
 	if res.Error != nil {
 		return fmt.Errorf("update printer %d: %w", p.ID, res.Error)
 	}

@@ -208,6 +208,96 @@ func (s *Store) UseAuthToken(ctx context.Context, kind, tokenHash string, now ti
 	return ids[0], nil
 }
 
+// TokenEmailChange is the kind of a one-time token that moves an account
+// to the address it was sent to.
+const TokenEmailChange = "email-change"
+
+// DeleteSessionsExcept revokes every session of a user but the one whose
+// token hash is keep (the device that changed the password stays signed in).
+func (s *Store) DeleteSessionsExcept(ctx context.Context, userID int64, keep string) error {
+	if err := s.writer(ctx).Where("user_id = ? AND token_hash <> ?", userID, keep).Delete(&Session{}).Error; err != nil {
+		return fmt.Errorf("delete other sessions of user %d: %w", userID, err)
+	}
+	return nil
+}
+
+// CreateEmailChangeToken stores a one-time token that moves the user to
+// newEmail when it is used; the user's earlier email-change links stop
+// working.
+func (s *Store) CreateEmailChangeToken(ctx context.Context, userID int64, newEmail, tokenHash string, expires time.Time) error {
+	now := s.Now()
+	err := s.writer(ctx).Transaction(func(tx *gorm.DB) error {
+		if err := tx.Exec(`UPDATE auth_tokens SET used_at = ? WHERE user_id = ? AND kind = ? AND used_at IS NULL`,
+			now, userID, TokenEmailChange).Error; err != nil {
+			return err
+		}
+		return tx.Create(&AuthToken{UserID: userID, Kind: TokenEmailChange, TokenHash: tokenHash, CreatedAt: now,
+			ExpiresAt: expires.UTC(), NewEmail: &newEmail}).Error
+	})
+	if err != nil {
+		return fmt.Errorf("create email-change token of user %d: %w", userID, err)
+	}
+	return nil
+}
+
+// ConfirmEmailChange uses a live email-change token: the account's email
+// becomes the address the token was sent to, verified, and every other
+// one-time link of the account stops working (a reset link sent to the old
+// address among them). An unknown, used or expired token is ErrNotFound; an
+// address another account took meanwhile is ErrDuplicate, and the token
+// stays unused.
+func (s *Store) ConfirmEmailChange(ctx context.Context, tokenHash string, now time.Time) (userID int64, email string, err error) {
+	now = now.UTC()
+	err = s.writer(ctx).Transaction(func(tx *gorm.DB) error {
+		var rows []struct {
+			UserID   int64
+			NewEmail *string
+		}
+		if err := tx.Raw(`UPDATE auth_tokens SET used_at = ? WHERE kind = ? AND token_hash = ? AND used_at IS NULL AND expires_at > ? RETURNING user_id, new_email`,
+			now, TokenEmailChange, tokenHash, now).Scan(&rows).Error; err != nil {
+			return err
+		}
+		if len(rows) == 0 || rows[0].NewEmail == nil {
+			return ErrNotFound
+		}
+		userID, email = rows[0].UserID, *rows[0].NewEmail
+		return setEmail(tx, userID, email, true, now)
+	})
+	if errors.Is(err, gorm.ErrDuplicatedKey) {
+		return 0, "", ErrDuplicate
+	}
+	if err != nil && !errors.Is(err, ErrNotFound) {
+		err = fmt.Errorf("confirm email change: %w", err)
+	}
+	return userID, email, err
+}
+
+// SetEmail gives the user a new email at once, verified or not, and ends
+// every outstanding one-time link of the account. A taken address is
+// ErrDuplicate.
+func (s *Store) SetEmail(ctx context.Context, userID int64, email string, verified bool) error {
+	err := s.writer(ctx).Transaction(func(tx *gorm.DB) error { return setEmail(tx, userID, email, verified, s.Now()) })
+	if errors.Is(err, gorm.ErrDuplicatedKey) {
+		return ErrDuplicate
+	}
+	if err != nil && !errors.Is(err, ErrNotFound) {
+		return fmt.Errorf("set email of user %d: %w", userID, err)
+	}
+	return err
+}
+
+func setEmail(tx *gorm.DB, userID int64, email string, verified bool, now time.Time) error {
+	email = strings.ToLower(strings.TrimSpace(email))
+	res := tx.Exec(`UPDATE users SET email = ?, email_verified = ? WHERE id = ?`, email, verified, userID)
+	if res.Error != nil {
+		return res.Error
+	}
+	if res.RowsAffected == 0 {
+		return ErrNotFound
+	}
+	return tx.Exec(`UPDATE auth_tokens SET used_at = ? WHERE user_id = ? AND used_at IS NULL`, now.UTC(), userID).Error
+}
+
 // monthStart is the first instant of now's calendar month in UTC.
 func monthStart(now time.Time) time.Time {
 	now = now.UTC()

@@ -153,3 +153,26 @@ func TestPhotosAndServerKey(t *testing.T) {
 		}
 	})
 }
+
+func TestPrinterHostIsStoredAndUpdated(t *testing.T) {
+	eachStore(t, func(t *testing.T, s *Store) {
+		ctx := context.Background()
+		ada := newUser(t, s, "ada@example.com")
+		p := &Printer{UserID: ada.ID, Name: "V2", Brand: "Voron", NozzleSize: 0.4, FilamentDiameter: 1.75,
+			HostKind: "moonraker", HostURL: "http://10.0.0.5:7125", HostKey: "v1.sealed"}
+		if err := s.CreatePrinter(ctx, p); err != nil {
+			t.Fatal(err)
+		}
+		got, err := s.PrinterByID(ctx, ada.ID, p.ID)
+		if err != nil || got.HostKind != "moonraker" || got.HostURL != "http://10.0.0.5:7125" || got.HostKey != "v1.sealed" {
+			t.Fatalf("stored host = %+v, %v", got, err)
+		}
+		got.HostKind, got.HostURL, got.HostKey = "", "", ""
+		if err := s.UpdatePrinter(ctx, got); err != nil {
+			t.Fatal(err)
+		}
+		if again, _ := s.PrinterByID(ctx, ada.ID, p.ID); again.HostKind != "" || again.HostURL != "" || again.HostKey != "" {
+			t.Fatalf("host after clearing = %+v", again)
+		}
+	})
+}

@@ -2,6 +2,7 @@ package printerfiles
 
 import (
 	"strings"
+	"unicode/utf8"
 )
 
 // Content scores of the kinds; detect picks the highest.
@@ -44,7 +45,9 @@ func detect(text, name string) (kind Kind, byName bool) {
 		if n > detectLines {
 			break
 		}
-		scoreLine(&sc, &m503, raw)
+		if scoreLine(&sc, &m503, raw) {
+			break // a line only one kind of file has
+		}
 	}
 	best, bestScore := -1, 0
 	hint := nameHint(name)
@@ -71,7 +74,7 @@ func detect(text, name string) (kind Kind, byName bool) {
 			return KindPrusaM503, false
 		case prusa:
 			return KindPrusaSupport, false
-		case m503 >= 3 && sc[sMarlinM503] >= sc[sMarlinSerial]:
+		case m503 >= 3 && sc[sMarlinM503] >= sc[sMarlinSerial], m503 > 0 && hint == KindMarlinM503:
 			return KindMarlinM503, false
 		}
 		return KindMarlinSerial, false
@@ -79,8 +82,9 @@ func detect(text, name string) (kind Kind, byName bool) {
 	return k, false
 }
 
-// scoreLine adds what one line says about the file's kind.
-func scoreLine(sc *scores, m503 *int, raw string) {
+// scoreLine adds what one line says about the file's kind; decided
+// reports a line only one kind of file has.
+func scoreLine(sc *scores, m503 *int, raw string) (decided bool) {
 	t := strings.TrimSpace(raw)
 	if len(t) > 200 {
 		t = t[:200]
@@ -94,7 +98,7 @@ func scoreLine(sc *scores, m503 *int, raw string) {
 		strings.HasPrefix(t, "Git version: '"), strings.HasPrefix(t, "Start printer at "):
 		// Decisive: the config dump that follows must not make the log a config.
 		sc[sKlippyLog] += decisive
-		return
+		return true
 	case strings.HasPrefix(t, "Loaded MCU '"), strings.HasPrefix(t, "Transition to shutdown state"),
 		strings.HasPrefix(t, "Stats ") && strings.Contains(t, "mcu_awake="):
 		sc[sKlippyLog] += 10
@@ -211,6 +215,7 @@ func scoreLine(sc *scores, m503 *int, raw string) {
 	if len(u) > 0 && u != t && isKlipperConsoleMessage(u) {
 		sc[sKlipperConsole] += 2
 	}
+	return false
 }
 
 // decisive is the score of a line only one kind of file has.
@@ -270,4 +275,18 @@ func isRRFCommand(w string) bool {
 		return true
 	}
 	return false
+}
+
+// Detect recognises a file's kind the way Read does, from its text (the
+// first lines) and its name, without reading its facts: cheap enough to
+// label every upload.
+func Detect(name, text string) Kind {
+	if len(text) > MaxReadBytes {
+		text = text[:MaxReadBytes]
+	}
+	if !utf8.ValidString(text) {
+		text = strings.ToValidUTF8(text, "\uFFFD")
+	}
+	k, _ := detect(text, cleanName(name))
+	return k
 }

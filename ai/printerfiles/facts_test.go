@@ -113,3 +113,17 @@ func TestFactsDocumented(t *testing.T) {
 	}
 	t.Logf("%d keys", len(keys))
 }
+
+// KnownKey knows every key the readers produce, and nothing else.
+func TestKnownKey(t *testing.T) {
+	for _, k := range producibleKeys(t) {
+		if !KnownKey(k) {
+			t.Errorf("KnownKey(%q) = false", k)
+		}
+	}
+	for _, k := range []string{"", "error", "error.nope", "Key", "heater.sensor_type "} {
+		if KnownKey(k) {
+			t.Errorf("KnownKey(%q) = true", k)
+		}
+	}
+}

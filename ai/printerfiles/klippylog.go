@@ -237,6 +237,11 @@ var klipperMessages = newMessageTable([]message{
 	// klippy/klippy.py, configfile.py
 	{"Internal error", "error.internal", "", 'm'},
 	{"Config error", "error.config", "", 'm'},
+	{"SAVE_CONFIG section '", "error.config", "", 'm'},
+	// klippy/extras/adxl345.py, lis2dw.py, mpu9250.py: a wrong chip id
+	{"Invalid adxl345 id", "error.accelerometer", "adxl345", 'm'},
+	{"Invalid lis2dw id", "error.accelerometer", "lis2dw", 'm'},
+	{"Invalid mpu id", "error.accelerometer", "mpu", 'm'},
 	{"Unable to parse option", "error.config", "", 'm'},
 })
 
@@ -445,6 +450,12 @@ func quotedCommand(msg string) string {
 // stats reads a Stats line: "Stats 3130.0: gcodein=0  mcu: mcu_awake=0.021
 // ... bytes_retransmit=9 ... heater_bed: target=105 temp=104.8 pwm=0.382
 // sysload=0.22 cputime=5.236 memavail=621620 print_time=3114.000 ...".
+// statKeys are the Stats fields stats reads.
+var statKeys = map[string]bool{
+	"bytes_retransmit": true, "bytes_invalid": true, "mcu_awake": true, "target": true, "temp": true,
+	"pwm": true, "sysload": true, "memavail": true, "print_stall": true,
+}
+
 func (lr *klippyLog) stats(t string, n int, quote string) {
 	colon := strings.Index(t, ": ")
 	if colon < 0 {
@@ -471,8 +482,8 @@ func (lr *klippyLog) stats(t string, n int, quote string) {
 			continue
 		}
 		k, v, ok := strings.Cut(tok, "=")
-		if !ok {
-			continue
+		if !ok || !statKeys[k] {
+			continue // most of a Stats line's fields are read by nothing
 		}
 		x, ok := parseNum(v)
 		if !ok {
@@ -562,7 +573,9 @@ func (lr *klippyLog) finish() {
 		return
 	}
 	for _, m := range lr.mcuVersions {
-		if m.version != lr.hostVersion {
+		// An MCU built from the host's checkout carries the build's date and
+		// host name after the version ("v0.8.0-197-g1d6a8b2c-20200214_161722-octopi").
+		if m.version != lr.hostVersion && !strings.HasPrefix(m.version, lr.hostVersion+"-") {
 			c.set("firmware.version_mismatch", m.name, "host "+lr.hostVersion+", mcu "+m.version, m.line, m.quote)
 		}
 	}

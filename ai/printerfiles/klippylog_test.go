@@ -152,6 +152,10 @@ func TestKlipperConsole(t *testing.T) {
 19:22:31  !! Extrude only move too long (100.000mm vs 50.000mm)
 See the 'max_extrude_only_distance' config option for details
 16:58:47  // Unknown command:"M600"
+17:02:11  !! Invalid adxl345 id (got 0 vs e5).
+This is generally indicative of connection problems
+(e.g. faulty wiring) or a faulty adxl345 chip.
+17:05:40  !! SAVE_CONFIG section 'probe' option 'z_offset' conflicts with included value
 20:04:36  $ QUERY_ENDSTOPS
 20:04:36  x:open y:TRIGGERED z:open
 20:05:10  // PID parameters: pid_Kp=22.865 pid_Ki=1.292 pid_Kd=101.178
@@ -160,6 +164,8 @@ See the 'max_extrude_only_distance' config option for details
 	expectFacts(t, rep, []want{
 		{"error.extrude_only_move_too_long", "extruder", "100.000mm vs 50.000mm"},
 		{"error.unknown_command", "M600", "Unknown command:\"M600\""},
+		{"error.accelerometer", "adxl345", "Invalid adxl345 id (got 0 vs e5)."},
+		{"error.config", "", "SAVE_CONFIG section 'probe' option 'z_offset' conflicts with included value"},
 		{"endstop.state", "y", "TRIGGERED"},
 		{"endstop.state", "x", "open"},
 		{"heater.pid_calibrated", "", "pid_Kp=22.865 pid_Ki=1.292 pid_Kd=101.178"},
@@ -284,4 +290,14 @@ TMC stepper_x failed to init: Unable to read tmc uart 'stepper_x' register IFCNT
 		{"firmware.build_version", "mcu", "v0.12.0-121-g470e53b2"},
 		{"error.tmc_uart", "x", "Unable to read tmc uart 'stepper_x' register IFCNT"},
 	})
+}
+
+// An MCU flashed from the host's own checkout carries the build's date and
+// host name after the version: that is the same version.
+func TestKlippyLogBuildStampIsNoMismatch(t *testing.T) {
+	log := "Starting Klippy...\nGit version: 'v0.8.0-197-g1d6a8b2c'\n" +
+		"Loaded MCU 'mcu' 84 commands (v0.8.0-197-g1d6a8b2c-20200214_161722-octopi / gcc: (GCC) 5.4.0 binutils: (GNU Binutils) 2.26.20160125)\n"
+	rep := read(t, "klippy.log", log)
+	expectFacts(t, rep, []want{{"firmware.mcu_version", "mcu", "v0.8.0-197-g1d6a8b2c-20200214_161722-octopi"}})
+	expectNoFacts(t, rep, []want{{"firmware.version_mismatch", "mcu", ""}})
 }

@@ -104,3 +104,30 @@ func TestComputedOverflow(t *testing.T) {
 	expectNoFacts(t, rep, []want{{"extruder.steps_per_mm", "extruder", ""}})
 	expectFacts(t, rep, []want{{"extruder.microsteps", "extruder", "1e300"}})
 }
+
+// Detect names the kind Read reports for a file it reads.
+func TestDetectAgreesWithRead(t *testing.T) {
+	for _, f := range []File{
+		{"klippy.log", "Starting Klippy...\nGit version: 'v0.12.0-85-gd785b396'\n"},
+		{"M503.txt", "echo:  M92 X80.00 Y80.00 Z400.00 E93.00\necho:  M203 X500.00 Y500.00 Z5.00 E25.00\necho:  M301 P21.73 I1.54 D76.55\n"},
+		{"notes.txt", "the nozzle clicks on the first layer\n"},
+		{"M503.txt", "echo:  M92 X80.00 Y80.00 Z400.00 E93.00\necho:  M301 P21.73 I1.54 D76.55\n"},
+		{"config.g", "M550 P\"Ender3\"\nM584 X0 Y1 Z2 E3\nM558 P9 C\"^zprobe.in\" H5 F120 T6000\nG31 P500 X-44 Y-6 Z2.35\n"},
+	} {
+		want := Read([]File{f}).Files[0].Kind
+		if got := Detect(f.Name, f.Text); got != want {
+			t.Errorf("%s: Detect %s, Read %s", f.Name, got, want)
+		}
+	}
+}
+
+// A short settings dump named M503 is an M503 report, not a serial log.
+func TestDetectShortM503ByName(t *testing.T) {
+	text := "echo:  M92 X80.00 Y80.00 Z400.00 E93.00\necho:  M301 P21.73 I1.54 D76.55\n"
+	if k := Detect("M503.txt", text); k != KindMarlinM503 {
+		t.Errorf("M503.txt: %s", k)
+	}
+	if k := Detect("terminal.txt", text); k != KindMarlinSerial {
+		t.Errorf("terminal.txt: %s", k)
+	}
+}

@@ -210,6 +210,10 @@ func TestRRFConsoleErrors(t *testing.T) {
 		{"Error: G30: Probe was not triggered during probing move", want{"error.homing_no_trigger", "probe", "Probe was not triggered during probing move"}},
 		{"Error: G1: insufficient axes homed", want{"error.must_home_first", "", "insufficient axes homed"}},
 		{"Driver 2 stalled at Z height 1.20", want{"warning.driver_stall", "z", "stalled at Z height 1.20"}},
+		// src/GCodes/GCodes.cpp, src/Heating/FOPDT.cpp and LocalHeater.cpp
+		{"Error: G1: Attempting to extrude with no tool selected.", want{"error.no_tool", "", "Attempting to extrude with no tool selected."}},
+		{"Error: Tool 0 was not driven because its heater temperatures were not high enough or it has a heater fault", want{"error.extrude_below_min_temp", "extruder", "Tool 0 was not driven because its heater temperatures were not high enough or it has a heater fault"}},
+		{"Warning: Heater 1 appears to be over-powered. If left on at full power, its temperature is predicted to reach 1165C", want{"warning.heater_overpowered", "extruder", "appears to be over-powered. If left on at full power, its temperature is predicted to reach 1165C"}},
 		{"FIRMWARE_NAME: RepRapFirmware for Duet 2 WiFi/Ethernet FIRMWARE_VERSION: 3.4.5 ELECTRONICS: Duet WiFi 1.02 or later", want{"firmware.version", "", "3.4.5"}},
 	})
 }

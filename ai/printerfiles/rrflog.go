@@ -30,6 +30,7 @@ var rrfMessages = newMessageTable([]message{
 	{"VIN under-voltage event", "error.undervoltage", "vin", 'm'},
 	{"12V under-voltage event", "error.undervoltage", "v12", 'm'},
 	{"MCU temperature warning", "warning.mcu_temperature", "mcu", 'm'},
+	{"Attempting to extrude with no tool selected", "error.no_tool", "", 'm'},
 })
 
 func (rl *rrfLog) heater(n string) string {
@@ -66,6 +67,10 @@ func (rl *rrfLog) line(raw string, n int) {
 		msg = rest
 	}
 	if msg == "" || readMessage(c, rrfMessages, msg, n, raw) {
+		return
+	}
+	if strings.Contains(msg, " was not driven because its heater temperatures were not high enough") {
+		c.event("error.extrude_below_min_temp", "extruder", msg, n, raw)
 		return
 	}
 	switch msg[0] {
@@ -333,6 +338,8 @@ func (rl *rrfLog) heaterLine(rest string, isError bool, n int, quote string) {
 				c.set("heater.control", subject, mode, n, quote)
 			}
 		}
+	case strings.HasPrefix(what, "appears to be over-powered"):
+		c.event("warning.heater_overpowered", subject, what, n, quote)
 	case strings.HasPrefix(what, "not switched on due to"):
 		c.event("error.heater_fault", subject, what, n, quote)
 	case isError:

@@ -19,10 +19,16 @@ step_pin = PB3
 rotation_distance = 22.6789511
 nozzle_diameter = 0.400
 sensor_type = EPCOS 100K B57560G104F
+min_temp = 0
+max_temp = 270
 =======================
 webhooks client 281473520541488: New connection
 Failed to fetch http://192.168.1.20:7125/server/files/gcodes/part.gcode?token=${TOKEN}&path=gcodes
-Stats 3456.7: gcodein=0  mcu: mcu_awake=0.004 mcu_task_avg=0.000011 print_time=12.3
+Stats 3456.7: gcodein=0  mcu: mcu_awake=0.004 mcu_task_avg=0.000011 print_time=12.3 extruder: target=240 temp=239.6 pwm=0.412
+Stats 3457.7: gcodein=0  mcu: mcu_awake=0.004 mcu_task_avg=0.000011 print_time=13.3 extruder: target=240 temp=-14.2 pwm=1.000
+MCU 'mcu' shutdown: ADC out of range
+This generally occurs when a heater temperature exceeds
+its configured min_temp or max_temp.
 Transition to shutdown state: MCU 'mcu' shutdown: ADC out of range
 `;
 const M503 = `echo:; Steps per unit:
@@ -48,7 +54,8 @@ async function shoot(page, name) {
 
 // shootPart screenshots one part of the page at 390 px, where the details are readable.
 async function shootPart(locator, name) {
-  await locator.scrollIntoViewIfNeeded();
+  // Centred, so the sticky app bar does not cover the part's top.
+  await locator.evaluate((el) => el.scrollIntoView({ block: 'center' }));
   await locator.screenshot({ path: path.join(resultsDir, `attachments-${name}-part-mobile.png`) });
 }
 
@@ -65,12 +72,27 @@ async function attachBoth(page) {
   await page.screenshot({ path: path.join(resultsDir, 'attachments-paste-dialog-mobile.png') });
   await dialog.getByRole('button', { name: 'Attach' }).click();
   await dialog.waitFor({ state: 'hidden' });
-  await section.getByText(/^M503\.txt · \d+ B · Marlin settings \(M503\)$/).waitFor();
+  await section.getByText(/^M503\.txt · \d+ B · Marlin M503 settings$/).waitFor();
   await section.getByText(/^2 of 4 files, \d+ K?B of 256 KB$/).waitFor();
   await shootPart(section, 'control');
   // Nothing of the form is wider than the phone.
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   assert.ok(overflow <= 0, `the page scrolls sideways by ${overflow} px`);
+}
+
+// namesTheFact checks what the maker sees of the klippy.log's line: the analysis names it, and a
+// step quotes it and says what it means, then screenshots that step at 390 px.
+async function namesTheFact(page, name) {
+  const analysis = page.getByRole('region', { name: 'Issue Analysis' });
+  await analysis.getByText(/Your klippy\.log shows “[^”]*(ADC out of range|-14\.2)/).waitFor();
+  const step = page
+    .getByTestId('solution-step')
+    .filter({ hasText: /Your klippy\.log shows “[^”]*ADC out of range[^”]*”: the temperature reading left the min_temp\/max_temp range/ });
+  await step.waitFor();
+  assert.match(await step.locator('h3').innerText(), /thermistor/i);
+  const rank = await page.getByTestId('solution-step').evaluateAll((els, want) => els.indexOf(want), await step.elementHandle());
+  assert.ok(rank >= 0 && rank < 3, `the thermistor step is step ${rank + 1}`);
+  await shootPart(step, name);
 }
 
 // attachedFiles opens 'Original Issue Details' and reads the attached files' list.
@@ -110,9 +132,10 @@ describe('attachments', () => {
     assert.ok(!(await (await answered).text()).includes('M301'), 'the answer does not echo the files');
     await page.waitForURL('**/troubleshooting-results');
     await page.getByRole('heading', { name: 'Issue Analysis' }).waitFor({ timeout: 20_000 });
+    await namesTheFact(page, 'home-step');
     const listed = await attachedFiles(page);
     assert.match(listed, /Klipper log · \d+ B/);
-    assert.match(listed, /Marlin settings \(M503\) · \d+ B/);
+    assert.match(listed, /Marlin M503 settings · \d+ B/);
     await shoot(page, 'home-results');
     assert.deepEqual(errors, []);
   });
@@ -154,11 +177,12 @@ describe('attachments', () => {
       saved.attachments.map((a) => [a.name, a.label]),
       [
         ['klippy.log', 'Klipper log'],
-        ['M503.txt', 'Marlin settings (M503)'],
+        ['M503.txt', 'Marlin M503 settings'],
       ],
     );
     await page.waitForURL('**/troubleshooting-results');
     await page.getByRole('heading', { name: 'Issue Analysis' }).waitFor({ timeout: 20_000 });
+    await namesTheFact(page, 'saved-step');
     await attachedFiles(page);
 
     // The owner opens the log: the server's copy, with the Moonraker token removed.
@@ -181,9 +205,10 @@ describe('attachments', () => {
     await page.goto(`${base}/issues`);
     await page.getByTestId('issue-card').first().click();
     await page.waitForURL('**/troubleshooting-results');
+    await namesTheFact(page, 'reopened-step');
     const listed = await attachedFiles(page);
     assert.match(listed, /Klipper log/);
-    assert.match(listed, /Marlin settings \(M503\)/);
+    assert.match(listed, /Marlin M503 settings/);
     await shoot(page, 'saved-issue');
 
     // Another maker gets nothing of them.

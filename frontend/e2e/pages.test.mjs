@@ -129,6 +129,12 @@ describe('pages on a phone', () => {
       await visit('/report-issue', /Report an Issue/);
       await visit('/issues', /All Issues/);
       await visit('/pricing', /Choose your plan/);
+      await visit('/account', 'Your Account');
+      await page.getByRole('button', { name: 'Delete my account' }).click();
+      await page.getByRole('dialog').waitFor();
+      await page.waitForTimeout(300); // dialog fade-in: contrast is measured on the final colours
+      await check('/account, delete dialog');
+      await page.keyboard.press('Escape');
       await page.evaluate(() => localStorage.clear());
       await page.close();
     }

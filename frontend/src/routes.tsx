@@ -42,6 +42,7 @@ const Login = lazyPage(() => import('./pages/Login'));
 const Dashboard = lazyPage(() => import('./pages/Dashboard'));
 const ReportIssue = lazyPage(() => import('./pages/ReportIssue'));
 const Issues = lazyPage(() => import('./pages/Issues'));
+const Account = lazyPage(() => import('./pages/Account'));
 const TroubleshootingResults = lazyPage(() => import('./pages/TroubleshootingResults'));
 const SharedGuide = lazyPage(() => import('./pages/SharedGuide'));
 const NotFound = lazyPage(() => import('./pages/NotFound'));
@@ -52,7 +53,7 @@ export interface RouteDef {
   signedIn?: boolean;
 }
 
-/** All routes of SPEC section 2, in matching order ('*' last). */
+/** All routes of SPEC section 2 and /account, in matching order ('*' last). */
 export const routes: RouteDef[] = [
   { path: '/', page: HomePage },
   { path: '/preview', page: HomePage },
@@ -65,6 +66,7 @@ export const routes: RouteDef[] = [
   { path: '/dashboard', page: Dashboard, signedIn: true },
   { path: '/report-issue', page: ReportIssue, signedIn: true },
   { path: '/issues', page: Issues, signedIn: true },
+  { path: '/account', page: Account, signedIn: true },
   { path: '/troubleshooting-results', page: TroubleshootingResults },
   { path: '/share/:shareId', page: SharedGuide },
   { path: '*', page: NotFound },

@@ -1,9 +1,12 @@
 // Command benchhttp is make bench-http: in one run on this machine it prints
-// the fsync rate of the data directory's disk, the ceiling of a bare Echo
-// server, and Layerfix's figures at 50 connections: POST /api/troubleshoot
-// with the quota lifted and counted, and POST /api/issues (credit, analysis,
-// insert), all with synchronous=FULL; then checks that 20 concurrent
-// analyses from one address give exactly 3. Loopback only; it stops itself.
+// the fsync rate of the data directory's disk, the time from exec to the
+// first 200 on /healthz (median of 5, on a fresh and on an existing data
+// dir), then at 50 connections: the ceiling of a bare Echo JSON handler
+// and, in turns of a second with it, Layerfix's POST /api/troubleshoot with
+// the quota lifted (and the ratio of the two), POST /api/troubleshoot with
+// the quota counted, and POST /api/issues (credit, analysis, insert), all
+// with synchronous=FULL; then checks that 20 concurrent analyses from one
+// address give exactly 3. Loopback only; it stops itself.
 package main
 
 import (
@@ -30,6 +33,8 @@ var (
 	bin      = flag.String("bin", "bin/layerfix", "the layerfix binary")
 	duration = flag.Duration("d", 8*time.Second, "duration of each load")
 	conns    = flag.Int("c", 50, "concurrent connections")
+	starts   = flag.Int("starts", 5, "starts timed to healthy")
+	onlyTime = flag.Bool("start-only", false, "time the starts only, no load")
 )
 
 func main() {
@@ -48,13 +53,22 @@ func main() {
 
 	fmt.Printf("disk: %.0f fsyncs/s (4 KiB write + fsync, %s)\n", fsyncRate(dir), dir)
 
-	bare := bareEcho()
-	r := load(bare+"/hello", "GET", nil, nil, nil)
-	fmt.Printf("bare Echo GET:                    %s\n", r)
+	fresh, existing, first := startTimes(dir, *starts)
+	fmt.Printf("start to healthy (median of %d):  fresh data dir %5.1f ms, existing %5.1f ms; to a first analysis %5.1f ms\n",
+		*starts, ms(fresh), ms(existing), ms(first))
+	if *onlyTime {
+		return
+	}
 
+	// The bare server and Layerfix take turns of a second: whatever else
+	// the machine runs meanwhile weighs on both alike.
+	bare := bareEcho()
 	body := []byte(`{"category":"stringing","description":"Lots of thin strings between the two towers, PETG on my Ender 3","material":"PETG","nozzleTemp":245,"printerBrand":"Creality Ender 3 V2","images":[]}`)
 	srv := start(dir, "lifted", map[string]string{"LAYERFIX_ANON_MONTHLY_LIMIT": "unlimited", "LAYERFIX_NETWORK_MONTHLY_LIMIT": "unlimited"})
-	fmt.Printf("troubleshoot, quota lifted:       %s\n", load(srv.url+"/api/troubleshoot", "POST", body, nil, nil))
+	rb, rl := interleaved(newLoad(bare+"/hello", "GET", nil, nil), newLoad(srv.url+"/api/troubleshoot", "POST", func(int) []byte { return body }, nil))
+	fmt.Printf("bare Echo GET:                    %s\n", rb)
+	fmt.Printf("troubleshoot, quota lifted:       %s\n", rl)
+	fmt.Printf("troubleshoot / bare Echo:         %.2f\n", rl.rps/rb.rps)
 	srv.stop()
 
 	// Counted: every request writes its address's count (and its network's); each worker is
@@ -127,14 +141,54 @@ func loadBodies(url string, bodies [][]byte, headers func(worker int) map[string
 }
 
 func run(url, method string, bodyOf func(worker int) []byte, headers func(worker int) map[string]string) result {
+	l := newLoad(url, method, bodyOf, headers)
+	defer l.close()
+	l.runFor(*duration)
+	return l.result()
+}
+
+// interleaved loads a and b in turns of a second until each had
+// *duration.
+func interleaved(a, b *loadRun) (ra, rb result) {
+	defer a.close()
+	defer b.close()
+	for done := time.Duration(0); done < *duration; done += time.Second {
+		turn := min(time.Second, *duration-done)
+		a.runFor(turn)
+		b.runFor(turn)
+	}
+	return a.result(), b.result()
+}
+
+// loadRun is one target loaded from *conns workers, possibly in several
+// turns, with its connections kept between them.
+type loadRun struct {
+	url, method string
+	bodyOf      func(worker int) []byte
+	headers     func(worker int) map[string]string
+	tr          *http.Transport
+	client      *http.Client
+	lat         []time.Duration
+	codes       map[int]int64
+	errs        int64
+	elapsed     time.Duration
+}
+
+func newLoad(url, method string, bodyOf func(worker int) []byte, headers func(worker int) map[string]string) *loadRun {
+	if bodyOf == nil {
+		bodyOf = func(int) []byte { return nil }
+	}
 	tr := &http.Transport{MaxIdleConnsPerHost: *conns, MaxConnsPerHost: *conns}
-	client := &http.Client{Transport: tr, Timeout: 30 * time.Second}
-	defer tr.CloseIdleConnections()
+	return &loadRun{url: url, method: method, bodyOf: bodyOf, headers: headers, tr: tr,
+		client: &http.Client{Transport: tr, Timeout: 30 * time.Second}, lat: make([]time.Duration, 0, 1<<16), codes: map[int]int64{}}
+}
+
+func (l *loadRun) close() { l.tr.CloseIdleConnections() }
+
+func (l *loadRun) runFor(d time.Duration) {
 	var mu sync.Mutex
-	lat := make([]time.Duration, 0, 1<<16)
-	codes := map[int]int64{}
 	var errs atomic.Int64
-	deadline := time.Now().Add(*duration)
+	deadline := time.Now().Add(d)
 	var wg sync.WaitGroup
 	start := time.Now()
 	for w := 0; w < *conns; w++ {
@@ -142,14 +196,14 @@ func run(url, method string, bodyOf func(worker int) []byte, headers func(worker
 		go func(w int) {
 			defer wg.Done()
 			var h map[string]string
-			if headers != nil {
-				h = headers(w)
+			if l.headers != nil {
+				h = l.headers(w)
 			}
-			body := bodyOf(w)
+			body := l.bodyOf(w)
 			local := make([]time.Duration, 0, 4096)
 			localCodes := map[int]int64{}
 			for time.Now().Before(deadline) {
-				req, _ := http.NewRequest(method, url, bytes.NewReader(body))
+				req, _ := http.NewRequest(l.method, l.url, bytes.NewReader(body))
 				if body != nil {
 					req.Header.Set("Content-Type", "application/json")
 				}
@@ -157,7 +211,7 @@ func run(url, method string, bodyOf func(worker int) []byte, headers func(worker
 					req.Header.Set(k, v)
 				}
 				t0 := time.Now()
-				resp, err := client.Do(req)
+				resp, err := l.client.Do(req)
 				if err != nil {
 					errs.Add(1)
 					continue
@@ -168,17 +222,22 @@ func run(url, method string, bodyOf func(worker int) []byte, headers func(worker
 				localCodes[resp.StatusCode]++
 			}
 			mu.Lock()
-			lat = append(lat, local...)
+			l.lat = append(l.lat, local...)
 			for k, v := range localCodes {
-				codes[k] += v
+				l.codes[k] += v
 			}
 			mu.Unlock()
 		}(w)
 	}
 	wg.Wait()
-	elapsed := time.Since(start)
+	l.elapsed += time.Since(start)
+	l.errs += errs.Load()
+}
+
+func (l *loadRun) result() result {
+	lat := l.lat
 	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
-	r := result{n: int64(len(lat)), errs: errs.Load(), codes: codes, rps: float64(len(lat)) / elapsed.Seconds()}
+	r := result{n: int64(len(lat)), errs: l.errs, codes: l.codes, rps: float64(len(lat)) / l.elapsed.Seconds()}
 	if len(lat) > 0 {
 		r.p50, r.p99, r.pmax = lat[len(lat)/2], lat[len(lat)*99/100], lat[len(lat)-1]
 	}
@@ -260,6 +319,62 @@ func start(dir, name string, env map[string]string) *server {
 		time.Sleep(100 * time.Millisecond)
 	}
 	panic("layerfix did not start")
+}
+
+// startTimes times exec to the first 200 on /healthz, polled every 5 ms:
+// the median of n starts on fresh data dirs and of n on an existing one,
+// and of the time to the answer of an analysis sent once healthy.
+func startTimes(dir string, n int) (fresh, existing, first time.Duration) {
+	var f, e, a []time.Duration
+	body := []byte(`{"category":"stringing","description":"Lots of thin strings between the two towers","printerBrand":"Ender 3","images":[]}`)
+	for i := 0; i < n; i++ {
+		data := filepath.Join(dir, fmt.Sprintf("start-%d", i))
+		for _, list := range []*[]time.Duration{&f, &e} {
+			t0, d, s := timeStart(data)
+			*list = append(*list, d)
+			resp, err := http.Post(s.url+"/api/troubleshoot", "application/json", bytes.NewReader(body))
+			check(err)
+			resp.Body.Close()
+			if resp.StatusCode != 200 {
+				panic(fmt.Sprintf("first analysis: HTTP %d", resp.StatusCode))
+			}
+			a = append(a, time.Since(t0))
+			s.stop()
+		}
+	}
+	return median(f), median(e), median(a)
+}
+
+func timeStart(data string) (time.Time, time.Duration, *server) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	check(err)
+	addr := l.Addr().String()
+	l.Close()
+	cmd := exec.Command(*bin)
+	cmd.Env = append(os.Environ(), "LAYERFIX_ADDR="+addr, "LAYERFIX_DATA_DIR="+data, "LAYERFIX_LOG_LEVEL=error")
+	cmd.Stderr = os.Stderr
+	client := &http.Client{Timeout: time.Second}
+	t0 := time.Now()
+	check(cmd.Start())
+	s := &server{url: "http://" + addr, cmd: cmd}
+	startedMu.Lock()
+	started = append(started, s)
+	startedMu.Unlock()
+	for time.Since(t0) < 20*time.Second {
+		if resp, err := client.Get(s.url + "/healthz"); err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == 200 {
+				return t0, time.Since(t0), s
+			}
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	panic("layerfix did not start")
+}
+
+func median(list []time.Duration) time.Duration {
+	sort.Slice(list, func(i, j int) bool { return list[i] < list[j] })
+	return list[len(list)/2]
 }
 
 func (s *server) stop() {

@@ -7,11 +7,14 @@ import { config } from '../config';
 import type {
   ApiErrorBody,
   CreateSubscriptionResponse,
+  DeleteAccountResult,
+  EmailChangeResult,
   Issue,
   IssueInput,
   PricingEntry,
   Printer,
   PrinterInput,
+  PullResult,
   PublicUsage,
   ResolveInput,
   ShareResponse,
@@ -163,6 +166,9 @@ export async function updatePrinter(id: number, input: PrinterInput): Promise<vo
   await apiRequest('PUT', `/api/printers/${id}`, input);
 }
 
+/** Asks the printer's host for the last job, config and log (the server's operator must allow it). */
+export const pullPrinter = (id: number): Promise<PullResult> => requestJson('POST', `/api/printers/${id}/pull`, undefined);
+
 export async function deletePrinter(id: number): Promise<void> {
   await apiRequest('DELETE', `/api/printers/${id}`);
 }
@@ -307,3 +313,31 @@ export interface SubscriptionView {
 }
 
 export const getSubscription = (): Promise<SubscriptionView> => get('/api/subscription');
+
+// ---- The maker's own account (/account) ----
+
+/** PATCH /api/user/profile: the display name; answers the updated profile. */
+export const updateDisplayName = (displayName: string): Promise<UserProfile> =>
+  requestJson('PATCH', '/api/user/profile', { displayName });
+
+/** POST /api/user/password (local accounts): other sessions end, this one stays. */
+export const changeLocalPassword = (currentPassword: string, newPassword: string): Promise<{ message: string }> =>
+  requestJson('POST', '/api/user/password', { currentPassword, newPassword });
+
+/** POST /api/user/email (local accounts). */
+export const changeLocalEmail = (newEmail: string, currentPassword: string): Promise<EmailChangeResult> =>
+  requestJson('POST', '/api/user/email', { newEmail, currentPassword });
+
+/** GET /api/user/data: everything kept about the maker, as a zip. */
+export async function downloadMyData(): Promise<{ blob: Blob; filename: string }> {
+  const res = await apiRequest('GET', '/api/user/data');
+  const named = /filename="?([^";]+)"?/i.exec(res.headers.get('Content-Disposition') ?? '');
+  return { blob: await res.blob(), filename: named?.[1] ?? 'layerfix-data.zip' };
+}
+
+/**
+ * DELETE /api/user: local accounts send the password; in Firebase mode `token` is an ID token from
+ * a sign-in of the last few minutes.
+ */
+export const deleteMyAccount = (body: { password?: string }, token?: string): Promise<DeleteAccountResult> =>
+  requestJson('DELETE', '/api/user', body, token ? { headers: { Authorization: `Bearer ${token}` } } : undefined);

@@ -50,6 +50,23 @@ export interface Printer {
   filamentDiameter?: number;
   buildVolume?: string | null;
   createdAt?: string;
+  /** The host that drives the printer; its API key is never sent back, only whether one is saved. */
+  host?: PrinterHost | null;
+}
+
+export type HostKind = 'moonraker' | 'octoprint' | 'prusalink';
+
+export interface PrinterHost {
+  kind: HostKind;
+  url: string;
+  hasApiKey: boolean;
+}
+
+export interface PrinterHostInput {
+  kind: HostKind;
+  url: string;
+  /** Left out: keep the saved key (same kind and address only); '': remove it. */
+  apiKey?: string;
 }
 
 export interface PrinterInput {
@@ -57,6 +74,32 @@ export interface PrinterInput {
   brand: string;
   nozzleSize: number;
   buildVolume?: string | null;
+  /** Left out: keep the host; null: unlink it. */
+  host?: PrinterHostInput | null;
+}
+
+/** What POST /api/printers/{id}/pull found on the printer's host. */
+export interface PullResult {
+  kind: HostKind;
+  software?: string;
+  state?: string;
+  message?: string;
+  job?: { file: string; status: string; reason?: string };
+  form: {
+    /** The issue category the printer's errors point to. */
+    category?: string;
+    material?: string;
+    nozzleTemp?: number;
+    bedTemp?: number;
+    layerHeight?: number;
+    infill?: number;
+    slicerSettings?: Record<string, string | number>;
+  };
+  attachments: { name: string; text: string }[];
+  /** What the printer says, for the maker to review before Analyze. */
+  summary: string;
+  /** What could not be read, and why. */
+  notes: string[];
 }
 
 /** What a user tells about a failed print: the fields every issue form sends (SPEC section 5). */
@@ -80,19 +123,26 @@ export interface AttachmentInput {
   text: string;
 }
 
-/** What the server recognised an attachment as (server/attachments.go names the same kinds). */
+/**
+ * What the server recognised an attachment as: the kinds of the analysis' file reader
+ * (ai/printerfiles), plus Moonraker's config.
+ */
 export type AttachmentKind =
-  | 'klipper-log'
-  | 'rrf-m122'
-  | 'prusa'
-  | 'marlin-config'
-  | 'rrf-config'
-  | 'moonraker-config'
+  | 'klippy-log'
+  | 'klipper-console'
+  | 'klipper-kconfig'
   | 'klipper-config'
-  | 'gcode'
+  | 'moonraker-config'
   | 'marlin-m503'
-  | 'serial-log'
-  | 'text';
+  | 'marlin-config'
+  | 'marlin-serial'
+  | 'rrf-config'
+  | 'rrf-m122'
+  | 'rrf-console'
+  | 'prusa-m503'
+  | 'prusa-support'
+  | 'gcode'
+  | 'unknown';
 
 /** A saved issue's attachment; its text is at GET /api/issues/{id}/attachments/{n} (owner only). */
 export interface AttachmentInfo {
@@ -185,4 +235,23 @@ export interface CreateSubscriptionResponse {
 /** The JSON error body of every API error. */
 export interface ApiErrorBody {
   error: { code: string; message: string; fields?: Record<string, string> };
+}
+
+// ---- The maker's own account (/account) ----
+
+/** POST /api/user/email: pending when a confirmation link went to the new address. */
+export interface EmailChangeResult {
+  email: string;
+  pending: boolean;
+  message: string;
+}
+
+/** DELETE /api/user. */
+export interface DeleteAccountResult {
+  deleted: boolean;
+  /** A paid subscription was canceled at the payment provider first. */
+  subscriptionCanceled: boolean;
+  /** Firebase mode: the server deleted the Firebase account (false: the browser deletes it). */
+  identityDeleted?: boolean;
+  message: string;
 }

@@ -244,8 +244,18 @@ export function AuthProvider({ backend: injected, children }: { backend?: AuthBa
           }
         : undefined,
       sendPasswordReset: (email) => backend.sendPasswordReset(email),
+      account: backend.account,
+      async accountDeleted() {
+        try {
+          if (backend.sessionRejected) backend.sessionRejected();
+          else await backend.signOut();
+        } catch (err) {
+          console.error('Sign out failed', err);
+        }
+        signedOut();
+      },
     }),
-    [afterSignIn, backend],
+    [afterSignIn, backend, signedOut],
   );
 
   const value = useMemo<AuthState>(

@@ -88,7 +88,7 @@ describe('signed-in navigation', { timeout: 20_000 }, () => {
     expect(await screen.findByText('1/3 credits used')).toBeInTheDocument();
   });
 
-  it('the avatar menu shows initials, name, email, Subscription and signs out to /', async () => {
+  it('the avatar menu shows initials, name, email, Account, Subscription and signs out to /', async () => {
     stubFetch({ '/api/usage-limits': {} });
     const signOut = vi.fn(async () => {});
     renderApp('/dashboard', signedIn({ signOut }));
@@ -99,6 +99,7 @@ describe('signed-in navigation', { timeout: 20_000 }, () => {
     const menu = await screen.findByRole('menu');
     expect(within(menu).getByTestId('user-name')).toHaveTextContent('Ada Lovelace');
     expect(within(menu).getByTestId('user-email')).toHaveTextContent('ada@example.com');
+    expect(within(menu).getByRole('menuitem', { name: 'Account' })).toHaveAttribute('href', '/account');
     expect(within(menu).getByRole('menuitem', { name: 'Subscription' })).toHaveAttribute('href', '/subscribe');
     await user.click(within(menu).getByRole('menuitem', { name: 'Sign Out' }));
     expect(await screen.findByText('home screen')).toBeInTheDocument();
@@ -114,6 +115,7 @@ describe('signed-in navigation', { timeout: 20_000 }, () => {
     expect(within(drawer).getByTestId('user-name')).toHaveTextContent('ada');
     expect(within(drawer).getByText('A')).toBeInTheDocument();
     const mobileNav = screen.getByRole('navigation', { name: 'Mobile' });
+    expect(within(mobileNav).getByRole('link', { name: 'Account' })).toHaveAttribute('href', '/account');
     expect(within(mobileNav).getByRole('link', { name: 'Subscription' })).toHaveAttribute('href', '/subscribe');
   });
 });

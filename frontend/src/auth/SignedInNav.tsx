@@ -1,6 +1,6 @@
 // Top navigation for signed-in users (SPEC section 2, global elements):
 // Dashboard, Issues, 'New Issue', the usage badge and the user menu
-// (an avatar menu on desktop, a side drawer on mobile).
+// (an avatar menu on desktop, a side drawer on mobile) with Account, Subscription and Sign Out.
 import { useEffect, useState, type MouseEvent, type ReactElement } from 'react';
 import { Link as RouterLink, useLocation, useMatch, useNavigate } from 'react-router-dom';
 import AppBar from '@mui/material/AppBar';
@@ -26,6 +26,7 @@ import CreditCardRoundedIcon from '@mui/icons-material/CreditCardRounded';
 import DashboardRoundedIcon from '@mui/icons-material/DashboardRounded';
 import ListAltRoundedIcon from '@mui/icons-material/ListAltRounded';
 import LogoutRoundedIcon from '@mui/icons-material/LogoutRounded';
+import ManageAccountsRoundedIcon from '@mui/icons-material/ManageAccountsRounded';
 import MenuRoundedIcon from '@mui/icons-material/MenuRounded';
 import { Logo } from '../components/Logo';
 import { UsageBadge } from '../features/usage/UsageBadge';
@@ -35,6 +36,12 @@ import { userDisplayName, userInitials } from './userDisplay';
 export const signedInLinks = [
   { label: 'Dashboard', to: '/dashboard', icon: <DashboardRoundedIcon fontSize="small" /> },
   { label: 'Issues', to: '/issues', icon: <ListAltRoundedIcon fontSize="small" /> },
+];
+
+/** The user menu's and the drawer's entries for the maker's own account. */
+const userLinks = [
+  { label: 'Account', to: '/account', icon: <ManageAccountsRoundedIcon fontSize="small" /> },
+  { label: 'Subscription', to: '/subscribe', icon: <CreditCardRoundedIcon fontSize="small" /> },
 ];
 
 function useActive(to: string): boolean {
@@ -129,8 +136,9 @@ export function SignedInNav() {
       sx={{ bgcolor: 'background.paper', borderBottom: 1, borderColor: 'divider', backdropFilter: 'saturate(180%) blur(8px)' }}
     >
       <Container maxWidth="lg">
-        <Toolbar disableGutters sx={{ gap: 2, minHeight: { xs: 60, md: 68 } }}>
-          <Logo to="/dashboard" />
+        {/* On a 360 px phone the logo's mark, the whole usage badge and the menu button must fit. */}
+        <Toolbar disableGutters sx={{ gap: { xs: 1, sm: 2 }, minHeight: { xs: 60, md: 68 } }}>
+          <Logo to="/dashboard" markOnlyOnPhones />
           <Box component="nav" aria-label="Main" sx={{ display: { xs: 'none', md: 'flex' }, gap: 0.5, ml: 3 }}>
             {signedInLinks.map((l) => (
               <DesktopLink key={l.to} label={l.label} to={l.to} />
@@ -177,12 +185,12 @@ export function SignedInNav() {
           <UserSummary />
         </Box>
         <Divider />
-        <MenuItem component={RouterLink} to="/subscribe" onClick={closeAll}>
-          <ListItemIcon>
-            <CreditCardRoundedIcon fontSize="small" />
-          </ListItemIcon>
-          Subscription
-        </MenuItem>
+        {userLinks.map((l) => (
+          <MenuItem key={l.to} component={RouterLink} to={l.to} onClick={closeAll}>
+            <ListItemIcon>{l.icon}</ListItemIcon>
+            {l.label}
+          </MenuItem>
+        ))}
         <MenuItem onClick={handleSignOut}>
           <ListItemIcon>
             <LogoutRoundedIcon fontSize="small" />
@@ -207,7 +215,9 @@ export function SignedInNav() {
           {signedInLinks.map((l) => (
             <DrawerLink key={l.to} {...l} onClick={closeAll} />
           ))}
-          <DrawerLink label="Subscription" to="/subscribe" icon={<CreditCardRoundedIcon fontSize="small" />} onClick={closeAll} />
+          {userLinks.map((l) => (
+            <DrawerLink key={l.to} {...l} onClick={closeAll} />
+          ))}
         </List>
         <Stack spacing={1.5} sx={{ p: 2 }}>
           <Button component={RouterLink} to="/report-issue" variant="contained" startIcon={<AddRoundedIcon />} onClick={closeAll} fullWidth>

@@ -1,6 +1,6 @@
 import { createContext } from 'react';
 import type { AuthMode } from '../config';
-import type { AuthState, SignUpResult } from './types';
+import type { AccountBackend, AuthState, SignUpResult } from './types';
 
 /** Outside an AuthProvider (isolated component tests) everybody is signed out. */
 export const signedOutState: AuthState = {
@@ -14,7 +14,7 @@ export const signedOutState: AuthState = {
 
 export const AuthContext = createContext<AuthState>(signedOutState);
 
-/** Sign-in actions, used by the /login screen only. */
+/** Sign-in actions (the /login screen) and the account screen's changes. */
 export interface AuthActions {
   mode: AuthMode;
   /** Each sign-in action resolves once the profile is loaded. */
@@ -23,6 +23,10 @@ export interface AuthActions {
   /** Present in Firebase mode only. */
   signInWithGoogle?: () => Promise<{ isNewUser: boolean }>;
   sendPasswordReset(email: string): Promise<void>;
+  /** The account screen's changes to the identity; absent for a backend without them. */
+  account?: AccountBackend;
+  /** Ends the session of an account the server just deleted, without asking the server. */
+  accountDeleted(): Promise<void>;
 }
 
 export const AuthActionsContext = createContext<AuthActions | null>(null);

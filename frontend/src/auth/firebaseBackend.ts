@@ -1,6 +1,7 @@
 // Firebase mode: the Firebase JS SDK, initialised from the runtime config.
 // The SDK is imported on demand, so local mode never downloads it.
 import type { Auth, User, UserCredential } from 'firebase/auth';
+import { deleteMyAccount } from '../api/client';
 import type { FirebaseWebConfig } from '../config';
 import { FIREBASE_SESSION_HINT_KEY as SESSION_HINT_KEY } from './sessionHint';
 import { isExpiring, type AuthBackend, type IdentityUser } from './types';
@@ -148,5 +149,64 @@ export function createFirebaseBackend(webConfig: FirebaseWebConfig, load: () => 
       await fa.signOut(auth);
       current = null;
     },
+
+    account: {
+      signInMethods() {
+        const providers = (current?.providerData ?? []).map((p) => p.providerId);
+        return { password: providers.includes('password'), google: providers.includes('google.com') };
+      },
+
+      async setDisplayName(name) {
+        const s = await ready();
+        const user = currentUser(s);
+        await s.fa.updateProfile(user, { displayName: name });
+        // A fresh token carries the name to the server, which would otherwise write the old one back.
+        await user.getIdToken(true);
+      },
+
+      async changePassword(currentPassword, newPassword) {
+        const user = await reauthenticate(currentPassword);
+        const { fa } = await ready();
+        await fa.updatePassword(user, newPassword);
+        return 'Your password was changed.';
+      },
+
+      async changeEmail(newEmail, currentPassword) {
+        const user = await reauthenticate(currentPassword);
+        const { fa } = await ready();
+        // Firebase emails a link to the new address; the change takes effect when it is opened.
+        await fa.verifyBeforeUpdateEmail(user, newEmail);
+        return {
+          email: newEmail,
+          pending: true,
+          message: `We sent a confirmation link to ${newEmail}. Your email address changes when you open it.`,
+        };
+      },
+
+      async deleteAccount(password) {
+        const user = await reauthenticate(password);
+        // The server accepts only a token of a sign-in of the last few minutes.
+        const token = await user.getIdToken(true);
+        const result = await deleteMyAccount({}, token);
+        if (!result.identityDeleted) {
+          // The server has no Google credentials: the freshly signed-in browser deletes the identity.
+          const { fa } = await ready();
+          await fa.deleteUser(user);
+        }
+        return result;
+      },
+    },
   };
+
+  /** Signs the current user in again: with the password when given, else with Google's popup. */
+  async function reauthenticate(password: string): Promise<User> {
+    const s = await ready();
+    const user = currentUser(s);
+    if (password) {
+      await s.fa.reauthenticateWithCredential(user, s.fa.EmailAuthProvider.credential(user.email ?? '', password));
+    } else {
+      await s.fa.reauthenticateWithPopup(user, new s.fa.GoogleAuthProvider());
+    }
+    return user;
+  }
 }

@@ -1,5 +1,6 @@
 // Local accounts: the server issues a session token (30 days); it is kept in
 // localStorage with its expiry and counted as expired 30 s early.
+import { changeLocalEmail, changeLocalPassword, deleteMyAccount } from '../api/client';
 import { config } from '../config';
 import { localLogin, localLogout, localPasswordReset, localSignup, type LocalSession } from './localApi';
 import { SESSION_STORAGE_KEY } from './sessionHint';
@@ -135,6 +136,15 @@ export function createLocalBackend(options: LocalBackendOptions = {}): AuthBacke
 
     sessionRejected() {
       save(null);
+    },
+
+    // The server checks the current password (under the sign-in limits) for each change.
+    account: {
+      signInMethods: () => ({ password: true, google: false }),
+      setDisplayName: async () => {},
+      changePassword: async (current, next) => (await changeLocalPassword(current, next)).message,
+      changeEmail: (newEmail, current) => changeLocalEmail(newEmail, current),
+      deleteAccount: (password) => deleteMyAccount({ password }),
     },
   };
 }

@@ -1,5 +1,6 @@
 // Types shared by the auth state machine and the two identity backends
 // (local accounts and Firebase).
+import type { DeleteAccountResult, EmailChangeResult } from '../api/types';
 import type { AuthMode } from '../config';
 
 /** The client-side user of SPEC section 3: the profile, or the fallback user. */
@@ -73,6 +74,29 @@ export interface AuthBackend {
   signOut(): Promise<void>;
   /** Local mode: the server refused the session (401), so it is gone. */
   sessionRejected?(): void;
+  /** The account screen's changes to the identity (absent in isolated tests). */
+  account?: AccountBackend;
+}
+
+/** How the signed-in identity signs in. */
+export interface SignInMethods {
+  password: boolean;
+  google: boolean;
+}
+
+/**
+ * What the account screen asks of the identity provider: local accounts go to the server, Firebase
+ * accounts to Firebase after a fresh sign-in with the current password (or Google's popup).
+ */
+export interface AccountBackend {
+  signInMethods(): SignInMethods;
+  /** Sets the display name where the provider keeps it too; the caller then saves it on the server. */
+  setDisplayName(name: string): Promise<void>;
+  /** Resolves to the message to show. */
+  changePassword(currentPassword: string, newPassword: string): Promise<string>;
+  changeEmail(newEmail: string, currentPassword: string): Promise<EmailChangeResult>;
+  /** Proves a fresh sign-in (the password, or Google's popup without one) and deletes the account. */
+  deleteAccount(password: string): Promise<DeleteAccountResult>;
 }
 
 /** A token counts as expired this long before its expiry (SPEC section 4). */

@@ -22,8 +22,11 @@ export function LogoMark({ size = 32 }: { size?: number }) {
   );
 }
 
-/** Logo with wordmark, linking to `to`. */
-export function Logo({ to = '/' }: { to?: string }) {
+/**
+ * Logo with wordmark, linking to `to`. With `markOnlyOnPhones` the wordmark is left out below the
+ * `sm` breakpoint, where a busy toolbar needs the room (the link keeps its name).
+ */
+export function Logo({ to = '/', markOnlyOnPhones = false }: { to?: string; markOnlyOnPhones?: boolean }) {
   return (
     <Box
       component={RouterLink}
@@ -32,7 +35,15 @@ export function Logo({ to = '/' }: { to?: string }) {
       sx={{ display: 'inline-flex', alignItems: 'center', gap: 1, color: 'text.primary', textDecoration: 'none' }}
     >
       <LogoMark />
-      <Typography component="span" sx={{ fontWeight: 800, fontSize: '1.25rem', letterSpacing: '-0.02em' }}>
+      <Typography
+        component="span"
+        sx={{
+          fontWeight: 800,
+          fontSize: '1.25rem',
+          letterSpacing: '-0.02em',
+          display: markOnlyOnPhones ? { xs: 'none', sm: 'inline' } : undefined,
+        }}
+      >
         Layerfix
       </Typography>
     </Box>

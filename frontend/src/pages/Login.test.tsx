@@ -24,6 +24,7 @@ function fakeActions(overrides: Partial<AuthActions> = {}): AuthActions {
     signIn: vi.fn(async () => {}),
     signUp: vi.fn(async () => ({ verificationSent: true })),
     sendPasswordReset: vi.fn(async () => {}),
+    accountDeleted: vi.fn(async () => {}),
     ...overrides,
   };
 }

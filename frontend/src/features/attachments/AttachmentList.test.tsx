@@ -14,8 +14,8 @@ describe('attached files of an analysis', { timeout: 15_000 }, () => {
       id: 7,
       attachmentCount: 2,
       attachments: [
-        { name: 'klippy.log', kind: 'klipper-log', label: 'Klipper log', bytes: 2048 },
-        { name: 'M503.txt', kind: 'marlin-m503', label: 'Marlin settings (M503)', bytes: 95 },
+        { name: 'klippy.log', kind: 'klippy-log', label: 'Klipper log', bytes: 2048 },
+        { name: 'M503.txt', kind: 'marlin-m503', label: 'Marlin M503 settings', bytes: 95 },
       ],
     });
     const fetch = stubFetch({ '/api/issues/7': saved });
@@ -24,7 +24,7 @@ describe('attached files of an analysis', { timeout: 15_000 }, () => {
     const list = await screen.findByTestId('issue-attachments');
     await within(list).findByText('klippy.log');
     expect(list).toHaveTextContent('Klipper log · 2 KB');
-    expect(list).toHaveTextContent('Marlin settings (M503) · 95 B');
+    expect(list).toHaveTextContent('Marlin M503 settings · 95 B');
 
     fetch.mockImplementation(async () => new Response('echo:  M301 P21.73 I1.54 D76.55\n', { status: 200, headers: { 'Content-Type': 'text/plain' } }));
     const user = userEvent.setup();
@@ -43,7 +43,7 @@ describe('attached files of an analysis', { timeout: 15_000 }, () => {
       />,
     );
     expect(screen.getByTestId('issue-attachments')).toHaveTextContent('serial.log');
-    expect(screen.getByTestId('issue-attachments')).toHaveTextContent('Printer terminal log · 28 B');
+    expect(screen.getByTestId('issue-attachments')).toHaveTextContent('Marlin serial log · 28 B');
     await userEvent.setup().click(screen.getByRole('button', { name: 'Open serial.log' }));
     await waitFor(() => expect(screen.getByRole('dialog')).toHaveTextContent('Thermal Runaway'));
     expect(fetch).not.toHaveBeenCalled();

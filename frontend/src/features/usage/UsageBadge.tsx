@@ -24,7 +24,7 @@ export function UsageBadge() {
       label={usage.badgeText}
       color={color}
       variant={color === 'default' ? 'outlined' : 'filled'}
-      sx={{ whiteSpace: 'nowrap' }}
+      sx={{ whiteSpace: 'nowrap', flexShrink: 0 }}
     />
   );
 }

@@ -5,17 +5,7 @@ import MenuItem from '@mui/material/MenuItem';
 import DownloadRounded from '@mui/icons-material/DownloadRounded';
 import { exportIssues, type ExportFormat } from '../../api/client';
 import { useToast } from '../../components/Toast';
-
-function save(blob: Blob, filename: string): void {
-  const url = URL.createObjectURL(blob);
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = filename;
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
-}
+import { saveFile } from '../../download';
 
 // ExportButton downloads the whole issue log as CSV or JSON (GET /api/issues/export).
 export function ExportButton({ disabled }: { disabled?: boolean }) {
@@ -28,7 +18,7 @@ export function ExportButton({ disabled }: { disabled?: boolean }) {
     setBusy(true);
     try {
       const { blob, filename } = await exportIssues(format);
-      save(blob, filename);
+      saveFile(blob, filename);
     } catch {
       toast({ title: 'Error', description: 'Failed to export issues. Please try again.', variant: 'destructive' });
     } finally {

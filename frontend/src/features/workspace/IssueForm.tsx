@@ -10,6 +10,7 @@ import type { SlicerSettings } from '../slicedfile/parse';
 import { useIssueForm } from '../issueform/useIssueForm';
 import { validateIssueForm, type IssueFormValues } from './issueValidation';
 import { PrinterSelect } from './PrinterSelect';
+import { DiagnoseLastPrint } from '../printerlink/DiagnoseLastPrint';
 
 interface Props {
   initialValues: IssueFormValues;
@@ -44,6 +45,7 @@ export function IssueForm({ initialValues, printers, printersLoading, submitting
           onChange={set('printerId')}
           error={errors.printerId}
         />
+        <DiagnoseLastPrint printer={printers.find((p) => String(p.id) === printerId)} form={form} />
         <IssueDetailsFields
           form={form}
           descriptionPlaceholder="What went wrong? When did it start, what does it look like, what have you already tried?"

@@ -14,6 +14,7 @@ import {
   deleteConfirmText,
   EMPTY_PRINTER,
   formatNozzle,
+  HOST_KINDS,
   NOZZLE_SIZES,
   validatePrinter,
   type PrinterFieldErrors,
@@ -38,6 +39,11 @@ function valuesOf(printer: Printer | null): PrinterFormValues {
     brand: printer.brand,
     nozzleSize: nozzle ?? EMPTY_PRINTER.nozzleSize,
     buildVolume: printer.buildVolume ?? '',
+    hostKind: printer.host?.kind ?? '',
+    hostUrl: printer.host?.url ?? '',
+    hostKey: '',
+    hostHasKey: printer.host?.hasApiKey ?? false,
+    savedHost: printer.host ? { kind: printer.host.kind, url: printer.host.url } : null,
   };
 }
 
@@ -61,6 +67,7 @@ export function PrinterDialog({ open, printer, saving, onClose, onSave, onDelete
   };
 
   const title = printer ? 'Edit Printer' : 'Add Printer';
+  const host = HOST_KINDS.find((h) => h.kind === values.hostKind);
   return (
     <Dialog open={open} onClose={saving ? undefined : onClose} fullWidth maxWidth="xs" fullScreen={fullScreen} aria-labelledby="printer-dialog-title">
       <form noValidate onSubmit={submit}>
@@ -111,6 +118,45 @@ export function PrinterDialog({ open, printer, saving, onClose, onSave, onDelete
               helperText={errors.buildVolume ?? 'Optional, in mm'}
               autoComplete="off"
             />
+            <TextField
+              select
+              label="Printer Host"
+              value={values.hostKind}
+              onChange={(e) => set('hostKind', e.target.value as PrinterFormValues['hostKind'])}
+              helperText="Optional: lets “Diagnose the last print” read the last job, config and log"
+            >
+              <MenuItem value="">None</MenuItem>
+              {HOST_KINDS.map((h) => (
+                <MenuItem key={h.kind} value={h.kind}>
+                  {h.label}
+                </MenuItem>
+              ))}
+            </TextField>
+            {host && (
+              <>
+                <TextField
+                  label="Host Address"
+                  placeholder={`e.g. http://192.168.1.20:${host.port}`}
+                  value={values.hostUrl}
+                  onChange={(e) => set('hostUrl', e.target.value)}
+                  error={Boolean(errors.hostUrl)}
+                  helperText={errors.hostUrl}
+                  inputMode="url"
+                  autoComplete="off"
+                />
+                <TextField
+                  label="API Key"
+                  type="password"
+                  value={values.hostKey}
+                  onChange={(e) => set('hostKey', e.target.value)}
+                  error={Boolean(errors.hostKey)}
+                  helperText={errors.hostKey ?? (values.hostHasKey ? 'Key saved: leave empty to keep it' : host.keyHelp)}
+                  placeholder={values.hostHasKey ? '•••••••• (saved)' : undefined}
+                  autoComplete="new-password"
+                  slotProps={{ htmlInput: { 'data-testid': 'host-api-key' } }}
+                />
+              </>
+            )}
           </Stack>
         </DialogContent>
         <DialogActions sx={{ px: 3, pb: 2.5, gap: 1, flexWrap: 'wrap' }}>

@@ -12,7 +12,7 @@ import { useSWRConfig } from 'swr';
 import { createPrinter, type Printer } from '../../api/client';
 import { useToast } from '../../components/Toast';
 import { PRINTERS_KEY } from './hooks';
-import { DEFAULT_NOZZLE_SIZE, inlinePrinterMissing, validatePrinter, type PrinterFieldErrors } from './printerValidation';
+import { DEFAULT_NOZZLE_SIZE, EMPTY_PRINTER, inlinePrinterMissing, validatePrinter, type PrinterFieldErrors } from './printerValidation';
 
 const ADD_NEW = '__add__';
 
@@ -53,7 +53,7 @@ export function PrinterSelect({ printers, loading, value, onChange, error }: Pro
       toast({ title: 'Missing Information', description: 'Please enter both printer name and brand.', variant: 'destructive' });
       return;
     }
-    const found = validatePrinter({ name, brand, nozzleSize: DEFAULT_NOZZLE_SIZE, buildVolume: '' });
+    const found = validatePrinter({ ...EMPTY_PRINTER, name, brand, nozzleSize: DEFAULT_NOZZLE_SIZE });
     setFieldErrors(found);
     if (Object.keys(found).length > 0) return;
     setSaving(true);

@@ -9,7 +9,7 @@ import {
   type PrinterFormValues,
 } from './printerValidation';
 
-const valid: PrinterFormValues = { name: 'Workshop Ender', brand: 'Creality Ender-3 V2', nozzleSize: 0.4, buildVolume: '220×220×250' };
+const valid: PrinterFormValues = { ...EMPTY_PRINTER, name: 'Workshop Ender', brand: 'Creality Ender-3 V2', nozzleSize: 0.4, buildVolume: '220×220×250' };
 
 describe('validatePrinter', () => {
   test('accepts a valid printer and an empty build volume', () => {
@@ -46,11 +46,41 @@ describe('validatePrinter', () => {
 });
 
 test('printerPayload trims and sends no empty build volume', () => {
-  expect(printerPayload({ name: ' A ', brand: ' B ', nozzleSize: 0.6, buildVolume: '  ' })).toEqual({
+  expect(printerPayload({ ...EMPTY_PRINTER, name: ' A ', brand: ' B ', nozzleSize: 0.6, buildVolume: '  ' })).toEqual({
     name: 'A',
     brand: 'B',
     nozzleSize: 0.6,
     buildVolume: null,
+    host: null,
+  });
+});
+
+describe('printer host', () => {
+  const moon = { ...valid, hostKind: 'moonraker' as const, hostUrl: ' http://192.168.1.20:7125 ' };
+  test('a Moonraker host needs no key; the payload sends a new key only', () => {
+    expect(validatePrinter(moon)).toEqual({});
+    expect(printerPayload(moon).host).toEqual({ kind: 'moonraker', url: 'http://192.168.1.20:7125' });
+    expect(printerPayload({ ...moon, hostKey: ' abc ' }).host).toEqual({ kind: 'moonraker', url: 'http://192.168.1.20:7125', apiKey: 'abc' });
+  });
+  test.each([
+    [{ hostUrl: '' }, 'hostUrl', "Enter the host's address, such as http://192.168.1.20:7125"],
+    [{ hostUrl: '192.168.1.20:7125' }, 'hostUrl', "The host's address must be an http:// or https:// address, such as http://192.168.1.20:7125"],
+    [{ hostUrl: 'http://pi:raspberry@10.0.0.5' }, 'hostUrl', 'Leave the user name and password out of the address: put the API key in its own field'],
+    [{ hostUrl: 'http://10.0.0.5/?a=1' }, 'hostUrl', "The host's address must not hold a query (?) or a fragment (#)"],
+    [{ hostKey: 'ab cd' }, 'hostKey', 'The API key may hold only letters, digits and punctuation, without spaces'],
+    [{ hostKind: 'octoprint' }, 'hostKey', 'OctoPrint needs an API key'],
+    [{ hostKind: 'prusalink' }, 'hostKey', 'PrusaLink needs an API key'],
+    [
+      { hostKind: 'octoprint', hostHasKey: true, savedHost: { kind: 'octoprint', url: 'http://10.0.0.9' } },
+      'hostKey',
+      'Enter the API key again: a saved key is only sent to the host it was saved for',
+    ],
+  ] as const)('%o: %s', (patch, field, message) => {
+    expect(validatePrinter({ ...moon, ...patch } as PrinterFormValues)).toEqual({ [field]: message });
+  });
+  test('a saved key stays for the same host', () => {
+    const saved = { ...moon, hostKind: 'octoprint' as const, hostHasKey: true, savedHost: { kind: 'octoprint' as const, url: 'http://192.168.1.20:7125/' } };
+    expect(validatePrinter(saved)).toEqual({});
   });
 });
 

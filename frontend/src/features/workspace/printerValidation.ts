@@ -1,6 +1,6 @@
 // Printer form rules of SPEC section 5 ("Printer (add and edit)" and "Inline add printer").
 import { charsError } from '../issueform/chars';
-import type { PrinterInput } from '../../api/client';
+import type { HostKind, PrinterInput } from '../../api/client';
 
 export const NOZZLE_SIZES = [0.2, 0.4, 0.6, 0.8, 1.0] as const;
 export const DEFAULT_NOZZLE_SIZE = 0.4;
@@ -13,11 +13,76 @@ export interface PrinterFormValues {
   brand: string;
   nozzleSize: number;
   buildVolume: string;
+  /** The printer's host: '' for none. */
+  hostKind: HostKind | '';
+  hostUrl: string;
+  /** A new API key; empty keeps the saved one. */
+  hostKey: string;
+  /** The server has a key for the host as saved. */
+  hostHasKey: boolean;
+  /** The saved host's kind and address: a saved key is only kept for those. */
+  savedHost?: { kind: HostKind; url: string } | null;
 }
+
+export const HOST_KINDS: readonly { kind: HostKind; label: string; port: string; keyHelp: string }[] = [
+  { kind: 'moonraker', label: 'Moonraker (Klipper)', port: '7125', keyHelp: "Optional: needed only when this server is not among Moonraker's trusted_clients" },
+  { kind: 'octoprint', label: 'OctoPrint', port: '80', keyHelp: 'OctoPrint: Settings › Application Keys (or Settings › API)' },
+  { kind: 'prusalink', label: 'PrusaLink', port: '80', keyHelp: "PrusaLink's web page: Settings › API Key" },
+];
+export const HOST_URL_MAX = 300;
+export const HOST_KEY_MAX = 256;
 
 export type PrinterFieldErrors = Partial<Record<keyof PrinterFormValues, string>>;
 
-export const EMPTY_PRINTER: PrinterFormValues = { name: '', brand: '', nozzleSize: DEFAULT_NOZZLE_SIZE, buildVolume: '' };
+export const EMPTY_PRINTER: PrinterFormValues = {
+  name: '',
+  brand: '',
+  nozzleSize: DEFAULT_NOZZLE_SIZE,
+  buildVolume: '',
+  hostKind: '',
+  hostUrl: '',
+  hostKey: '',
+  hostHasKey: false,
+};
+
+const origin = (u: string): string | null => {
+  try {
+    const url = new URL(u);
+    return `${url.protocol}//${url.host}`.toLowerCase();
+  } catch {
+    return null;
+  }
+};
+
+// A saved key stays only for the same kind of host at the same address (scheme, host and port).
+function keepsSavedKey(v: PrinterFormValues): boolean {
+  return v.hostHasKey && !!v.savedHost && v.savedHost.kind === v.hostKind && origin(v.savedHost.url) === origin(v.hostUrl.trim());
+}
+
+// hostErrors mirrors the server's rules for the host fields.
+function hostErrors(v: PrinterFormValues, errors: PrinterFieldErrors) {
+  if (!v.hostKind) return;
+  const url = v.hostUrl.trim();
+  let parsed: URL | null = null;
+  try {
+    parsed = new URL(url);
+  } catch {
+    parsed = null;
+  }
+  if (!url) errors.hostUrl = "Enter the host's address, such as http://192.168.1.20:7125";
+  else if (length(url) > HOST_URL_MAX) errors.hostUrl = "The host's address must be less than 300 characters";
+  else if (!parsed || !/^https?:$/.test(parsed.protocol) || !/^https?:\/\/[^/]/i.test(url))
+    errors.hostUrl = "The host's address must be an http:// or https:// address, such as http://192.168.1.20:7125";
+  else if (parsed.username || parsed.password) errors.hostUrl = 'Leave the user name and password out of the address: put the API key in its own field';
+  else if (/[?#]/.test(url)) errors.hostUrl = "The host's address must not hold a query (?) or a fragment (#)";
+  const key = v.hostKey.trim();
+  if (length(key) > HOST_KEY_MAX) errors.hostKey = 'The API key must be less than 256 characters';
+  else if (/[^\x21-\x7e]/.test(key)) errors.hostKey = 'The API key may hold only letters, digits and punctuation, without spaces';
+  else if (!key && v.hostHasKey && v.savedHost && !keepsSavedKey(v) && !errors.hostUrl)
+    errors.hostKey = 'Enter the API key again: a saved key is only sent to the host it was saved for';
+  else if (!key && !keepsSavedKey(v) && v.hostKind !== 'moonraker')
+    errors.hostKey = `${v.hostKind === 'octoprint' ? 'OctoPrint' : 'PrusaLink'} needs an API key`;
+}
 
 const length = (s: string) => [...s].length;
 
@@ -40,6 +105,7 @@ export function validatePrinter(v: PrinterFormValues, mode: 'add' | 'edit' = 'ad
   else if (charsError('Build volume', volume)) errors.buildVolume = charsError('Build volume', volume)!;
 
   if (!NOZZLE_SIZES.some((n) => n === v.nozzleSize)) errors.nozzleSize = 'Please choose a nozzle size';
+  hostErrors(v, errors);
   return errors;
 }
 
@@ -50,6 +116,9 @@ export function printerPayload(v: PrinterFormValues): PrinterInput {
     brand: v.brand.trim(),
     nozzleSize: v.nozzleSize,
     buildVolume: v.buildVolume.trim() || null,
+    host: v.hostKind
+      ? { kind: v.hostKind, url: v.hostUrl.trim(), ...(v.hostKey.trim() ? { apiKey: v.hostKey.trim() } : {}) }
+      : null,
   };
 }
 

@@ -1,0 +1,253 @@
+package ai
+
+import (
+	"slices"
+	"sync"
+)
+
+// rankScratch is the working memory of one ranking, reused across requests
+// so that a request allocates little more than its answer. Counters are
+// zero between uses.
+type rankScratch struct {
+	seen    map[string]struct{}
+	words   []string  // distinct token texts, first occurrence first
+	hits    []int32   // per phrase: distinct words of the request in it
+	touched []int32   // phrases with hits
+	best    []float64 // per mode: its best phrase score
+	modes   []int     // modes with a best phrase score
+	score   []scored  // per mode
+	ord     []rankKey // modes, to be sorted
+	tmp     []rankKey // room to merge ord
+	matches []termMatch
+	used    []modeSpan  // the spans of the terms a mode counted
+	counted []termCount // how often each term counted
+}
+
+type modeSpan struct {
+	mode int
+	span span
+}
+
+type termCount struct {
+	te *termEntry
+	n  int
+}
+
+// overlapsInMode reports whether s overlaps a span mode mi counted.
+func overlapsInMode(used []modeSpan, mi int, s span) bool {
+	for _, u := range used {
+		if u.mode == mi && s.start < u.span.end && u.span.start < s.end {
+			return true
+		}
+	}
+	return false
+}
+
+var rankScratchPool = sync.Pool{New: func() any { return &rankScratch{seen: map[string]struct{}{}} }}
+
+// rankScratch returns scratch sized for this engine's phrases and modes.
+func (e *Engine) rankScratch() *rankScratch {
+	sc := rankScratchPool.Get().(*rankScratch)
+	if len(sc.hits) < len(e.phrases) {
+		sc.hits = make([]int32, len(e.phrases))
+	}
+	if len(sc.best) < len(e.kb.modes) {
+		sc.best = make([]float64, len(e.kb.modes))
+	}
+	return sc
+}
+
+func (e *Engine) releaseRankScratch(sc *rankScratch) {
+	clear(sc.seen)
+	clear(sc.score) // no evidence kept alive
+	sc.words = sc.words[:0]
+	rankScratchPool.Put(sc)
+}
+
+// distinct returns the distinct texts of toks in the order they first
+// occur; the slice is valid until the scratch is released.
+func (sc *rankScratch) distinct(toks []token) []string {
+	for _, t := range toks {
+		if _, ok := sc.seen[t.text]; ok {
+			continue
+		}
+		sc.seen[t.text] = struct{}{}
+		sc.words = append(sc.words, t.text)
+	}
+	return sc.words
+}
+
+// phraseScores adds to each mode's text score its best phrase: the share
+// of a phrase's words the request has, when that is at least two words and
+// 60 %.
+func (e *Engine) phraseScores(sc *rankScratch, words []string, scores []scored) {
+	for _, t := range words {
+		for _, pi := range e.byPhrase[t] {
+			if sc.hits[pi] == 0 {
+				sc.touched = append(sc.touched, int32(pi))
+			}
+			sc.hits[pi]++
+		}
+	}
+	for _, pi := range sc.touched {
+		h := int(sc.hits[pi])
+		sc.hits[pi] = 0
+		p := e.phrases[pi]
+		frac := float64(h) / float64(len(p.toks))
+		if h >= 2 && frac >= 0.6 && frac*phraseWeight > sc.best[p.mode] {
+			if sc.best[p.mode] == 0 {
+				sc.modes = append(sc.modes, p.mode)
+			}
+			sc.best[p.mode] = frac * phraseWeight
+		}
+	}
+	for _, mi := range sc.modes {
+		scores[mi].text += sc.best[mi]
+		sc.best[mi] = 0
+	}
+	sc.touched, sc.modes = sc.touched[:0], sc.modes[:0]
+}
+
+// scores returns n fresh scores, one per mode in mode order.
+func (sc *rankScratch) scores(n int) []scored {
+	if cap(sc.score) < n {
+		sc.score = make([]scored, n)
+	}
+	sc.score = sc.score[:n]
+	for i := range sc.score {
+		sc.score[i] = scored{mode: i}
+	}
+	return sc.score
+}
+
+// rankKey is a mode and its score, sorted best first.
+type rankKey struct {
+	total float64
+	mode  int32
+}
+
+// rankOrder puts higher totals first, ties in mode order.
+func rankOrder(a, b rankKey) int {
+	switch {
+	case a.total > b.total:
+		return -1
+	case a.total < b.total:
+		return 1
+	}
+	return int(a.mode - b.mode)
+}
+
+// bestFirst returns the modes of scores best first, ties in mode order.
+func (sc *rankScratch) bestFirst(scores []scored) []rankKey {
+	sc.ord = sc.ord[:0]
+	nan := false
+	for i := range scores {
+		t := scores[i].total
+		nan = nan || t != t
+		sc.ord = append(sc.ord, rankKey{total: t, mode: int32(i)})
+	}
+	if nan {
+		// No order among NaNs: sort exactly as the ranking always has.
+		slices.SortFunc(sc.ord, rankOrder)
+		return sc.ord
+	}
+	// Totals and modes order the modes totally, so any sort gives that
+	// order: a stable merge sort on the totals keeps ties in mode order.
+	if cap(sc.tmp) < len(sc.ord) {
+		sc.tmp = make([]rankKey, len(sc.ord))
+	}
+	src, dst := sc.ord, sc.tmp[:len(sc.ord)]
+	const run = 8
+	for lo := 0; lo < len(src); lo += run {
+		hi := min(lo+run, len(src))
+		for i := lo + 1; i < hi; i++ {
+			for j := i; j > lo && src[j].total > src[j-1].total; j-- {
+				src[j], src[j-1] = src[j-1], src[j]
+			}
+		}
+	}
+	for width := run; width < len(src); width *= 2 {
+		for lo := 0; lo < len(src); lo += 2 * width {
+			mid, hi := min(lo+width, len(src)), min(lo+2*width, len(src))
+			i, j, k := lo, mid, lo
+			for i < mid && j < hi {
+				if src[j].total > src[i].total {
+					dst[k] = src[j]
+					j++
+				} else {
+					dst[k] = src[i]
+					i++
+				}
+				k++
+			}
+			k += copy(dst[k:], src[i:mid])
+			copy(dst[k:], src[j:hi])
+		}
+		src, dst = dst, src
+	}
+	sc.ord, sc.tmp = src, dst
+	return src
+}
+
+// sortStable sorts list stably by less, deciding exactly as sort.SliceStable
+// does with the same less: both run the same merge sort and ask only
+// whether one element goes before another.
+func sortStable[T any](list []T, less func(a, b T) bool) {
+	slices.SortStableFunc(list, func(a, b T) int {
+		if less(a, b) {
+			return -1
+		}
+		return 0
+	})
+}
+
+// sortUnstable sorts list by less, deciding exactly as sort.Slice does
+// with the same less: both run the same pattern-defeating quicksort and
+// ask only whether one element goes before another.
+func sortUnstable[T any](list []T, less func(a, b T) bool) {
+	slices.SortFunc(list, func(a, b T) int {
+		if less(a, b) {
+			return -1
+		}
+		return 0
+	})
+}
+
+// rankedPool keeps the rankings of finished analyses for the next ones.
+var rankedPool sync.Pool // *[]scored
+
+// newRanked returns room for n scores, to be overwritten.
+func newRanked(n int) []scored {
+	if p, ok := rankedPool.Get().(*[]scored); ok && cap(*p) >= n {
+		return (*p)[:n]
+	}
+	return make([]scored, n)
+}
+
+// releaseRanked hands back a ranking nothing refers to any more.
+func releaseRanked(r []scored) {
+	clear(r) // keep no request's evidence alive
+	rankedPool.Put(&r)
+}
+
+var candidatePool = sync.Pool{New: func() any { s := make([]candidateStep, 0, 32); return &s }}
+
+// candidateRoom is an empty list of candidate steps that a.release hands
+// back.
+func (a *analysis) candidateRoom() []candidateStep {
+	if a.cands == nil {
+		a.cands = (*candidatePool.Get().(*[]candidateStep))[:0]
+	}
+	return a.cands[:0]
+}
+
+// release hands back the analysis's ranking and candidate steps: a must
+// not be used after.
+func (a *analysis) release() {
+	releaseRanked(a.ranked)
+	if c := a.cands; c != nil {
+		clear(c[:cap(c)]) // keep no request's text alive
+		candidatePool.Put(&c)
+	}
+	a.ranked, a.cands = nil, nil
+}

@@ -1,0 +1,147 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"math/rand"
+	"net/http/httptest"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/layerfix/layerfix/ai"
+)
+
+// TestResultBodyIsTheResultsJSON: the body an analysis is answered with,
+// and the content its signature covers, are byte for byte what encoding
+// the whole result with encoding/json gives (as c.JSON did), for the
+// engine's answers and for results built to trip an encoder: HTML, line
+// separators, invalid UTF-8, empty and missing lists, questions, answers
+// and refine tokens; ?pretty still indents.
+func TestResultBodyIsTheResultsJSON(t *testing.T) {
+	engine, err := ai.NewEngine()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases, err := ai.EmbeddedCases()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var results []*ai.Result
+	for i, c := range cases {
+		req := c.Request()
+		if i%3 == 0 {
+			for id := range engine.QuestionIDs() {
+				req.Answers = map[string]bool{id: i%2 == 0}
+				break
+			}
+		}
+		res, err := engine.Analyze(context.Background(), req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		results = append(results, res)
+	}
+	results = append(results,
+		&ai.Result{},
+		&ai.Result{Steps: []ai.Step{}, AdditionalTips: []string{}, Questions: []ai.Question{}, Answers: map[string]bool{}},
+		&ai.Result{Summary: "<script>alert(1)</script> & \u2028\u2029 \x00\x1f \"quoted\" \\ \xff\xfe é",
+			Steps:          []ai.Step{{Title: "<b>", Description: "a & b", Priority: "high"}, {}},
+			AdditionalTips: []string{"\t\n\r", "\u007f"},
+			Questions:      []ai.Question{{ID: "q<1>", Text: "Is it & so?"}},
+			Answers:        map[string]bool{"z": true, "a": false, "<m>": true}},
+	)
+	e := echo.New()
+	for i, res := range results {
+		for _, token := range []string{"", "1767225600.abc_-<&>"} {
+			for _, query := range []string{"", "?pretty"} {
+				out := resultJSON{Result: res, RefineToken: token, Signature: "sig-" + token}
+				var want bytes.Buffer
+				enc := json.NewEncoder(&want)
+				if query != "" {
+					enc.SetIndent("", "  ")
+				}
+				if err := enc.Encode(out); err != nil {
+					t.Fatal(err)
+				}
+				w := httptest.NewRecorder()
+				c := e.NewContext(httptest.NewRequest("POST", "/api/troubleshoot"+query, nil), w)
+				if err := writeResult(c, out, encodeResult(res)); err != nil {
+					t.Fatal(err)
+				}
+				if w.Code != 200 || w.Header().Get("Content-Type") != echo.MIMEApplicationJSON {
+					t.Fatalf("result %d: %d %q", i, w.Code, w.Header().Get("Content-Type"))
+				}
+				if got := w.Body.String(); got != want.String() {
+					t.Fatalf("result %d%s:\n got %s\nwant %s", i, query, got, want.String())
+				}
+			}
+		}
+		content, _ := json.Marshal(struct {
+			Summary        string    `json:"s"`
+			Steps          []ai.Step `json:"t"`
+			AdditionalTips []string  `json:"a"`
+		}{res.Summary, res.Steps, res.AdditionalTips})
+		if got := resultContent(res); !bytes.Equal(got, content) {
+			t.Fatalf("result %d: signed content\n got %s\nwant %s", i, got, content)
+		}
+	}
+}
+
+// TestJSONStringsAsEncodingJSON: strings are quoted exactly as
+// encoding/json quotes them: every byte alone and every pair of bytes,
+// every rune of the first planes, and random mixes.
+func TestJSONStringsAsEncodingJSON(t *testing.T) {
+	check := func(s string) {
+		want, _ := json.Marshal(s)
+		if got := appendJSONString(nil, s); !bytes.Equal(got, want) {
+			t.Fatalf("%q: got %s, want %s", s, got, want)
+		}
+	}
+	for a := 0; a < 256; a++ {
+		for b := 0; b < 256; b++ {
+			check(string([]byte{byte(a), byte(b)}))
+		}
+	}
+	for c := 0; c < 256; c++ { // every byte at every place of a run of eight
+		for at := 0; at < 24; at++ {
+			b := []byte(strings.Repeat("plain ok", 3))
+			b[at] = byte(c)
+			check(string(b))
+		}
+	}
+	for r := rune(0); r < 0x11000; r++ {
+		check("x" + string(r) + "y")
+	}
+	rng := rand.New(rand.NewSource(1))
+	pieces := []string{"a", "<", ">", "&", `"`, `\`, "\n", "\x00", "\x7f", "é", "\u2028", "\u2029", "\xff", "\xe2\x80", "😀", " "}
+	for i := 0; i < 20000; i++ {
+		var s strings.Builder
+		for n := rng.Intn(12); n > 0; n-- {
+			s.WriteString(pieces[rng.Intn(len(pieces))])
+		}
+		check(s.String())
+	}
+}
+
+// TestResultTypesAreTheOnesEncoded: appendSteps and writeResult write the
+// fields of ai.Step and ai.Question by hand; a field added to either must
+// be added there too.
+func TestResultTypesAreTheOnesEncoded(t *testing.T) {
+	for typ, want := range map[reflect.Type][]string{
+		reflect.TypeFor[ai.Step]():     {`json:"title"`, `json:"description"`, `json:"priority"`},
+		reflect.TypeFor[ai.Question](): {`json:"id"`, `json:"text"`},
+	} {
+		var got []string
+		for f := range typ.Fields() {
+			got = append(got, string(f.Tag))
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("%s has fields tagged %q; server/resultjson.go encodes %q: encode the new ones there", typ, got, want)
+		}
+	}
+}
