@@ -125,24 +125,23 @@ export function armPrerendered(root: HTMLElement, start: () => Promise<unknown>)
     }
   };
 
+  // Until the app has taken over, these see every event first (capture on the document).
+  const handlers: [string, EventListener][] = [
+    ['focusin', onFocusIn],
+    ['focusout', onFocusOut],
+    ['input', onInput],
+    ['change', onInput],
+    ['click', onClick as EventListener],
+    ['submit', onSubmit],
+  ];
   listen();
-  doc.addEventListener('focusin', onFocusIn, true);
-  doc.addEventListener('focusout', onFocusOut, true);
-  doc.addEventListener('input', onInput, true);
-  doc.addEventListener('change', onInput, true);
-  doc.addEventListener('click', onClick, true);
-  doc.addEventListener('submit', onSubmit, true);
+  for (const [type, handler] of handlers) doc.addEventListener(type, handler, true);
 
   return {
     finish() {
       if (finished) return;
       finished = true;
-      doc.removeEventListener('focusin', onFocusIn, true);
-      doc.removeEventListener('focusout', onFocusOut, true);
-      doc.removeEventListener('input', onInput, true);
-      doc.removeEventListener('change', onInput, true);
-      doc.removeEventListener('click', onClick, true);
-      doc.removeEventListener('submit', onSubmit, true);
+      for (const [type, handler] of handlers) doc.removeEventListener(type, handler, true);
       for (const field of [...labelled.keys()]) restoreLabel(field);
       for (const el of root.querySelectorAll(`[${INERT_ATTR}]`)) el.removeAttribute(INERT_ATTR);
       handOver(typed.values());
