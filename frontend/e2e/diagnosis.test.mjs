@@ -6,7 +6,7 @@ import path from 'node:path';
 import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { newPage } from './browser.mjs';
-import { resultsDir, signIn, signUpViaApi, useServerAndBrowser } from './helpers.mjs';
+import { resultsDir, signIn, signUpViaApi, useServerAndBrowser, present } from './helpers.mjs';
 
 const fixtures = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'src', 'features', 'slicedfile', 'testdata');
 
@@ -91,6 +91,7 @@ describe('diagnosis', () => {
       ['orca-ender3.gcode', 'OrcaSlicer', '205'],
     ]) {
       await page.goto(`${base}/`);
+      await present(page);
       await page.getByTestId('credits-badge').waitFor();
       await page.getByTestId('sliced-file-input').setInputFiles(path.join(fixtures, file));
       const read = page.getByTestId('sliced-settings');
@@ -108,6 +109,7 @@ describe('diagnosis', () => {
     assert.match(withFile, /Raise retraction to 4–6 mm .*0\.8 mm/);
 
     await page.goto(`${base}/`);
+    await present(page);
     await page.getByTestId('credits-badge').waitFor();
     await page.getByLabel('Printer Brand/Model').fill('Creality Ender-3 V2');
     await page.getByRole('radio', { name: 'Stringing & Oozing' }).click();
