@@ -174,6 +174,7 @@ describe('anonymous troubleshooting', () => {
     // The third analysis uses the last credit.
     await analyze(page, base, { brand: 'Bambu Lab P1S', description: 'Layer shift halfway through the print, everything above is offset.' });
     await page.goto(`${base}/`);
+    await present(page);
     await page.getByTestId('limit-reached').waitFor();
     assert.equal(await badgeText(page), '3/3 free credits used');
     assert.match(await page.getByTestId('credits-badge').getAttribute('class'), /colorWarning/);
@@ -188,6 +189,7 @@ describe('anonymous troubleshooting', () => {
     await other.getByRole('button', { name: 'Analyze Issue' }).click();
     await other.getByText('Daily Limit Reached').waitFor({ timeout: 15_000 });
     await other.waitForURL('**/preview');
+    await present(other);
     await other.getByTestId('limit-reached').waitFor();
     assert.equal(await badgeText(other), '3/3 free credits used');
 
