@@ -41,7 +41,7 @@ vet:
 deps-go-test:
 	@command -v stripe-mock >/dev/null 2>&1 || test -x "$$($(GO) env GOPATH)/bin/stripe-mock" || $(GO) install $(STRIPE_MOCK)
 
-# firebase-tools for the Firebase Auth emulator test (server/auth_firebase_test.go).
+# firebase-tools for the Firebase Auth emulator tests (server/auth_firebase_test.go, frontend/e2e/firebase.test.mjs).
 scripts/firebase/node_modules/.package-lock.json: scripts/firebase/package-lock.json scripts/firebase/package.json
 	cd scripts/firebase && npm ci --no-audit --no-fund --loglevel=error
 	@touch $@
@@ -56,7 +56,7 @@ test-go: deps-go-test scripts/firebase/node_modules/.package-lock.json
 test-frontend: frontend/node_modules/.package-lock.json
 	cd frontend && npm run typecheck && npm test
 
-test-e2e: build deps-test
+test-e2e: build deps-test scripts/firebase/node_modules/.package-lock.json
 	cd frontend && LAYERFIX_BIN=$(CURDIR)/$(BIN) npm run e2e
 
 test: build vet test-go test-frontend test-e2e
@@ -83,7 +83,7 @@ FUZZ_TARGETS := server:FuzzImageHeaders server:FuzzJSONRoutes billing:FuzzParseE
 fuzz:
 	@for t in $(FUZZ_TARGETS); do pkg=$${t%%:*}; fn=$${t##*:}; \
 	  echo "fuzz $$fn ($$pkg) for $(FUZZTIME)"; \
-	  $(GO) test ./$$pkg -run '^$$' -fuzz "^$$fn$$" -fuzztime $(FUZZTIME) -parallel 1 || exit 1; done
+	  scripts/fuzz.sh $$pkg $$fn $(FUZZTIME) || exit 1; done
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./ai/ ./ai/printerfiles/ ./server/

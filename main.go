@@ -215,24 +215,42 @@ var errEngineFailed = errors.New("load the diagnostic knowledge base")
 // buildEngine builds the built-in engine (tests slow it down).
 var buildEngine = ai.NewEngine
 
-// newAnalyzer is the built-in engine, or Gemini grounded in it and falling
-// back to it when an API key is set. The engine is built in the
-// background: the server listens and answers /healthz meanwhile, and an
-// analysis that arrives before the engine is ready waits for it.
+// newAnalyzer is the built-in engine, or a remote model (Gemini or an
+// OpenAI-compatible server) grounded in it and falling back to it. The
+// engine is built in the background: the server listens and answers
+// /healthz meanwhile, and an analysis that arrives before the engine is
+// ready waits for it.
 func newAnalyzer(ctx context.Context, cfg *server.Config, log *slog.Logger) (ai.Analyzer, *ai.EngineLoader, error) {
 	engine := ai.LoadEngine(buildEngine)
-	if cfg.GeminiAPIKey == "" {
-		log.Info("analysis: built-in offline engine")
-		return engine, engine, nil
+	provider := cfg.AIProvider
+	if provider == "" || provider == "auto" {
+		provider = "builtin"
+		if cfg.GeminiAPIKey != "" {
+			provider = "gemini"
+		}
 	}
-	gctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-	defer cancel()
-	g, err := ai.NewGemini(gctx, ai.GeminiConfig{APIKey: cfg.GeminiAPIKey, Model: cfg.GeminiModel, BaseURL: cfg.GeminiBaseURL, Timeout: cfg.GeminiTimeout}, engine, log)
-	if err != nil {
-		return nil, nil, fmt.Errorf("LAYERFIX_GEMINI_API_KEY: set up Gemini: %w", err)
+	switch provider {
+	case "gemini":
+		gctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		defer cancel()
+		g, err := ai.NewGemini(gctx, ai.GeminiConfig{APIKey: cfg.GeminiAPIKey, Model: cfg.GeminiModel, BaseURL: cfg.GeminiBaseURL, Timeout: cfg.GeminiTimeout}, engine, log)
+		if err != nil {
+			return nil, nil, fmt.Errorf("LAYERFIX_GEMINI_API_KEY: set up Gemini: %w", err)
+		}
+		log.Info("analysis: Gemini", "model", cfg.GeminiModel, "fallback", cfg.AIFallback)
+		return ai.WithFallback(g, engine, cfg.AIFallback, log), engine, nil
+	case "openai":
+		o, err := ai.NewOpenAI(ai.OpenAIConfig{BaseURL: cfg.OpenAIBaseURL, APIKey: cfg.OpenAIAPIKey, Model: cfg.OpenAIModel,
+			Vision: cfg.OpenAIVision, Timeout: cfg.OpenAITimeout}, engine, log)
+		if err != nil {
+			return nil, nil, fmt.Errorf("LAYERFIX_OPENAI_BASE_URL: set up the OpenAI-compatible model: %w", err)
+		}
+		log.Info("analysis: OpenAI-compatible model", "base_url", server.RedactURL(cfg.OpenAIBaseURL), "model", cfg.OpenAIModel,
+			"vision", cfg.OpenAIVision, "fallback", cfg.AIFallback)
+		return ai.WithFallback(o, engine, cfg.AIFallback, log), engine, nil
 	}
-	log.Info("analysis: Gemini", "model", cfg.GeminiModel, "fallback", cfg.AIFallback)
-	return ai.WithFallback(g, engine, cfg.AIFallback, log), engine, nil
+	log.Info("analysis: built-in offline engine")
+	return engine, engine, nil
 }
 
 // newBilling is the Stripe provider when a secret key is set; nil (billing

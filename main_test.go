@@ -83,30 +83,9 @@ func TestTroubleshootWithGemini(t *testing.T) {
 				"LAYERFIX_GEMINI_API_KEY": "k-test", "LAYERFIX_GEMINI_BASE_URL": fake.URL,
 				"LAYERFIX_GEMINI_TIMEOUT": timeout.String(), "LAYERFIX_AI_FALLBACK": c.fallback,
 			}
-			cfg, err := server.LoadConfig(nil, func(k string) string { return env[k] })
-			if err != nil {
-				t.Fatal(err)
-			}
-			quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
-			an, engine, err := newAnalyzer(context.Background(), cfg, quiet)
-			if err != nil {
-				t.Fatal(err)
-			}
-			// The timeout under test is Gemini's, not the engine's start: under
-			// -race on two cores building the index alone takes seconds.
-			if _, err := engine.Engine(context.Background()); err != nil {
-				t.Fatal(err)
-			}
-			srv, err := server.New(cfg, server.Deps{Store: storetest.Open(t), Analyzer: an, Frontend: frontendFS(), Logger: quiet})
-			if err != nil {
-				t.Fatal(err)
-			}
-			body := `{"category":"other","description":"Thin strings and hairs between the towers with new PETG","material":"PETG","nozzleTemp":245,"printerBrand":"Creality Ender 3","images":[]}`
-			req := httptest.NewRequest("POST", "/api/troubleshoot", strings.NewReader(body))
-			req.Header.Set("Content-Type", "application/json")
-			w := httptest.NewRecorder()
+			srv := serverWithEnv(t, env)
 			start := time.Now()
-			srv.Handler().ServeHTTP(w, req)
+			w := serveReq(srv, "POST", "/api/troubleshoot", stringingRequest)
 			took := time.Since(start)
 			if took > timeout+time.Second {
 				t.Fatalf("answered after %v, more than the timeout plus a second", took)
@@ -354,5 +333,166 @@ func TestBillingLogHidesURLSecrets(t *testing.T) {
 	}
 	if strings.Contains(logs.String(), "base-pass") || !strings.Contains(logs.String(), "stripe.internal:12111") {
 		t.Fatalf("billing log: %s", logs.String())
+	}
+}
+
+// openAIReply is a chat completion whose message is the given text.
+func openAIReply(text string) string {
+	b, _ := json.Marshal(map[string]any{"id": "chatcmpl-1", "object": "chat.completion", "created": 1764115200, "model": "qwen2.5:7b",
+		"choices": []any{map[string]any{"index": 0, "finish_reason": "stop", "message": map[string]any{"role": "assistant", "content": text}}},
+		"usage":   map[string]any{"prompt_tokens": 1200, "completion_tokens": 300, "total_tokens": 1500}})
+	return string(b)
+}
+
+// openAIServer runs the real wiring of main for an OpenAI-compatible model
+// at a fake /v1/chat/completions that handler answers, with metrics on.
+func openAIServer(t *testing.T, fallback, anonLimit string, timeout time.Duration, handler http.HandlerFunc) (*server.Server, *atomic.Int32) {
+	t.Helper()
+	calls := new(atomic.Int32)
+	fake := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		calls.Add(1)
+		io.Copy(io.Discard, r.Body) // read, so a client that gives up cancels r.Context()
+		if r.URL.Path != "/v1/chat/completions" || r.Header.Get("Authorization") != "Bearer sk-local" {
+			http.Error(w, `{"error":{"message":"wrong request","type":"invalid_request_error"}}`, 404)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		handler(w, r)
+	}))
+	t.Cleanup(fake.Close)
+	env := map[string]string{
+		"LAYERFIX_AI_PROVIDER": "openai", "LAYERFIX_OPENAI_BASE_URL": fake.URL + "/v1", "LAYERFIX_OPENAI_API_KEY": "sk-local",
+		"LAYERFIX_OPENAI_MODEL": "qwen2.5:7b", "LAYERFIX_OPENAI_TIMEOUT": timeout.String(), "LAYERFIX_AI_FALLBACK": fallback,
+		"LAYERFIX_ANON_MONTHLY_LIMIT": anonLimit, "LAYERFIX_METRICS": "on",
+	}
+	return serverWithEnv(t, env), calls
+}
+
+// serverWithEnv runs the real wiring of main (configuration read from env,
+// the analyzer it selects, the server) on a test store, once the built-in
+// engine has loaded: the timeouts under test are the model's, not the
+// engine's start (under -race on two cores building the index takes
+// seconds).
+func serverWithEnv(t *testing.T, env map[string]string) *server.Server {
+	t.Helper()
+	cfg, err := server.LoadConfig(nil, func(k string) string { return env[k] })
+	if err != nil {
+		t.Fatal(err)
+	}
+	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
+	an, engine, err := newAnalyzer(context.Background(), cfg, quiet)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := engine.Engine(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	srv, err := server.New(cfg, server.Deps{Store: storetest.Open(t), Analyzer: an, Frontend: frontendFS(), Logger: quiet})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return srv
+}
+
+func serveReq(srv *server.Server, method, path, body string) *httptest.ResponseRecorder {
+	req := httptest.NewRequest(method, path, strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	w := httptest.NewRecorder()
+	srv.Handler().ServeHTTP(w, req)
+	return w
+}
+
+const stringingRequest = `{"category":"other","description":"Thin strings and hairs between the towers with new PETG","material":"PETG","nozzleTemp":245,"printerBrand":"Creality Ender 3","images":[]}`
+
+// TestTroubleshootWithOpenAI runs the real wiring of main with an
+// OpenAI-compatible model (grounded in and falling back to the built-in
+// engine) behind /api/troubleshoot: the answer says which engine and model
+// answered, and /metrics counts it.
+func TestTroubleshootWithOpenAI(t *testing.T) {
+	const timeout = 1500 * time.Millisecond
+	for _, c := range []struct {
+		name       string
+		handler    http.HandlerFunc
+		wantEngine string
+	}{
+		{"good answer", func(w http.ResponseWriter, r *http.Request) {
+			io.WriteString(w, openAIReply(strings.ReplaceAll(geminiSteps, "Gemini sees", "The model sees")))
+		}, ai.EngineOpenAI},
+		{"malformed JSON", func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, openAIReply(`{"summary":"cut`)) }, ai.EngineFallback},
+		{"garbage", func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "\x00\xffnot a completion") }, ai.EngineFallback},
+		{"429", func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Retry-After-Ms", "20")
+			http.Error(w, `{"error":{"message":"rate limited","type":"rate_limit_error"}}`, 429)
+		}, ai.EngineFallback},
+		{"hangs", func(w http.ResponseWriter, r *http.Request) { <-r.Context().Done() }, ai.EngineFallback},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			srv, calls := openAIServer(t, "on", "3", timeout, c.handler)
+			start := time.Now()
+			w := serveReq(srv, "POST", "/api/troubleshoot", stringingRequest)
+			if took := time.Since(start); took > timeout+time.Second {
+				t.Fatalf("answered after %v, more than the timeout plus a second", took)
+			}
+			if w.Code != 200 || calls.Load() == 0 {
+				t.Fatalf("status %d after %d calls: %s", w.Code, calls.Load(), w.Body.String())
+			}
+			var res ai.Result
+			if err := json.Unmarshal(w.Body.Bytes(), &res); err != nil || len(res.Steps) < 3 {
+				t.Fatalf("result %s", w.Body.String())
+			}
+			if res.Engine != c.wantEngine || res.Model != "qwen2.5:7b" {
+				t.Fatalf("answered by %q (%q), want %s qwen2.5:7b", res.Engine, res.Model, c.wantEngine)
+			}
+			fromModel := strings.HasPrefix(res.Steps[0].Title, "GEMINI:")
+			if fromModel != (c.wantEngine == ai.EngineOpenAI) {
+				t.Fatalf("first step %q from the model = %v", res.Steps[0].Title, fromModel)
+			}
+			if !fromModel && (res.FallbackFrom != ai.EngineOpenAI || !strings.Contains(strings.ToLower(fmt.Sprint(res.Steps)), "retract")) {
+				t.Fatalf("fallback answer is not the engine's diagnosis: %+v", res)
+			}
+			m := serveReq(srv, "GET", "/metrics", "").Body.String()
+			for _, want := range []string{
+				`layerfix_analyses_total{engine="` + c.wantEngine + `",outcome="ok"} 1`,
+				`layerfix_analyses_total{engine="built-in",outcome="ok"} 0`,
+				`layerfix_ai_model_info{engine="openai",model="qwen2.5:7b"} 1`,
+			} {
+				if !strings.Contains(m, want) {
+					t.Errorf("/metrics lacks %s", want)
+				}
+			}
+			if strings.Contains(m, "sk-local") {
+				t.Error("the API key is in /metrics")
+			}
+		})
+	}
+}
+
+// TestOpenAIFailureTakesNoCredit: with the fallback off, a failed model
+// answers 503 naming it and gives the visitor's credit back; the next
+// analysis, answered, takes it.
+func TestOpenAIFailureTakesNoCredit(t *testing.T) {
+	var failing atomic.Bool
+	failing.Store(true)
+	srv, _ := openAIServer(t, "off", "1", 2*time.Second, func(w http.ResponseWriter, r *http.Request) {
+		if failing.Load() {
+			io.WriteString(w, openAIReply("I cannot answer in JSON."))
+			return
+		}
+		io.WriteString(w, openAIReply(geminiSteps))
+	})
+	w := serveReq(srv, "POST", "/api/troubleshoot", stringingRequest)
+	if w.Code != 503 || !strings.Contains(w.Body.String(), "qwen2.5:7b") || strings.Contains(w.Body.String(), "sk-local") {
+		t.Fatalf("failed model: %d %s", w.Code, w.Body.String())
+	}
+	failing.Store(false)
+	if w := serveReq(srv, "POST", "/api/troubleshoot", stringingRequest); w.Code != 200 || !strings.Contains(w.Body.String(), `"engine":"openai"`) {
+		t.Fatalf("after a failure the credit is gone: %d %s", w.Code, w.Body.String())
+	}
+	if w := serveReq(srv, "POST", "/api/troubleshoot", stringingRequest); w.Code != 429 {
+		t.Fatalf("the answered analysis took no credit: %d %s", w.Code, w.Body.String())
+	}
+	if m := serveReq(srv, "GET", "/metrics", "").Body.String(); !strings.Contains(m, `layerfix_analyses_total{engine="openai",outcome="error"} 1`) ||
+		!strings.Contains(m, `layerfix_openai_failures_total{reason="invalid_reply"}`) {
+		t.Error("/metrics does not count the failure")
 	}
 }

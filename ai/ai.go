@@ -67,7 +67,7 @@ type Request struct {
 	// nil when the maker did not give one.
 	Slicer *SlicerSettings
 	// Answers to the narrow-it-down questions, by question id.
-	Answers map[string]bool
+	Answers map[string]Answer
 	// Attachments are the printer's own files the maker attached (logs,
 	// configs, firmware settings dumps), secrets already stripped.
 	Attachments []Attachment
@@ -112,25 +112,40 @@ type Step struct {
 }
 
 // Result is the "AI result" of SPEC section 3 (troubleshootingData).
-// Questions is this product's addition: up to two yes/no questions that
-// separate the likeliest causes when they are close (built-in engine only).
+// Questions is this product's addition: up to two questions (yes, no or not
+// sure) that separate the likeliest causes when they are close (built-in
+// engine only).
 type Result struct {
-	Summary        string          `json:"summary"`
-	Steps          []Step          `json:"steps"`
-	AdditionalTips []string        `json:"additionalTips"`
-	Questions      []Question      `json:"questions,omitempty"`
-	Answers        map[string]bool `json:"answers,omitempty"` // answers given so far, by question id
-	// Engine says which engine answered: EngineBuiltIn, EngineGemini or
-	// EngineFallback (the built-in one after Gemini failed). Not sent.
-	Engine string `json:"-"`
+	Summary        string            `json:"summary"`
+	Steps          []Step            `json:"steps"`
+	AdditionalTips []string          `json:"additionalTips"`
+	Questions      []Question        `json:"questions,omitempty"`
+	Answers        map[string]Answer `json:"answers,omitempty"` // answers given so far, by question id
+	// Engine says which engine answered: EngineBuiltIn, EngineGemini,
+	// EngineOpenAI or EngineFallback (the built-in one after a remote model
+	// failed; FallbackFrom then names the engine that failed). Model is the
+	// remote model that answered, or with EngineFallback the one that
+	// failed. The maker sees them and they are saved with an issue; a
+	// result's signature does not cover them and a shared guide drops them.
+	Engine       string `json:"engine,omitempty"`
+	Model        string `json:"model,omitempty"`
+	FallbackFrom string `json:"fallbackFrom,omitempty"`
 }
 
 // The engines that answer an analysis (Result.Engine).
 const (
 	EngineBuiltIn  = "built-in"
 	EngineGemini   = "gemini"
+	EngineOpenAI   = "openai" // the operator's OpenAI-compatible endpoint
 	EngineFallback = "fallback"
 )
+
+// stamp marks a remote model's reply as its answer and drops what only the
+// built-in engine gives (narrow-it-down questions) or what says otherwise.
+func (r *Result) stamp(engine, model string) {
+	r.Engine, r.Model, r.FallbackFrom = engine, model, ""
+	r.Questions, r.Answers = nil, nil
+}
 
 // Question is a narrow-it-down question; answering it re-ranks the steps.
 type Question struct {

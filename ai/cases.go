@@ -44,7 +44,7 @@ type Case struct {
 	// same height on every print"); see questions.json.
 	Observations []string `json:"observations,omitempty"`
 	// Answers are the narrow-it-down questions the thread answers, by id.
-	Answers map[string]bool `json:"answers,omitempty"`
+	Answers map[string]Answer `json:"answers,omitempty"`
 	// Attachments are the printer's files the maker attached (evaluation
 	// cases where a log or config decides the fix).
 	Attachments []Attachment `json:"attachments,omitempty"`
@@ -500,7 +500,7 @@ func (a *analysis) otherFix(k [2]int, added map[[2]int]bool, score float64) (can
 		return candidateStep{}, false
 	}
 	f := &a.e.kb.modes[k[0]].Fixes[k[1]]
-	if !a.facts.all(f.When) {
+	if !a.facts.applies(f) {
 		return candidateStep{}, false
 	}
 	return candidateStep{step: Step{Title: f.Title}, fix: f, key: f.key, ref: f.ref, score: score, mode: k[0]}, true

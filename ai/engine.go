@@ -611,7 +611,7 @@ func (e *Engine) Candidates(req Request, n int) []Candidate {
 			Score:  math.Round(s.total*100) / 100,
 		}
 		for _, f := range a.modeFixes(s.mode) {
-			c.Fixes = append(c.Fixes, Step{Title: f.Title, Description: a.fixDescription(f), Priority: PriorityMedium})
+			c.Fixes = append(c.Fixes, Step{Title: a.facts.ownNumbers(f.Title).title, Description: a.fixDescription(f), Priority: PriorityMedium})
 		}
 		out = append(out, c)
 	}
@@ -622,9 +622,9 @@ func (e *Engine) Candidates(req Request, n int) []Candidate {
 func (a *analysis) modeFixes(mi int) []kbFix {
 	m := a.e.kb.modes[mi]
 	out := make([]kbFix, 0, len(m.Fixes))
-	for _, f := range m.Fixes {
-		if a.facts.all(f.When) {
-			out = append(out, f)
+	for i := range m.Fixes {
+		if a.facts.applies(&m.Fixes[i]) {
+			out = append(out, m.Fixes[i])
 		}
 	}
 	return out
@@ -649,6 +649,7 @@ func (a *analysis) fixDescription(f kbFix) string {
 	for _, n := range notes {
 		parts = append(parts, sentence(n))
 	}
+	parts = a.facts.ownDescription(a.facts.ownNumbers(f.Title), parts)
 	return truncateRunes(strings.Join(parts, " "), maxDescRune)
 }
 
@@ -683,7 +684,7 @@ func (a *analysis) steps() ([]Step, []ruleStep) {
 		fixes := a.e.kb.modes[s.mode].Fixes
 		for fi := range fixes {
 			f := &fixes[fi]
-			if !a.facts.all(f.When) {
+			if !a.facts.applies(f) {
 				continue
 			}
 			d := fixDecay[min(j, len(fixDecay)-1)]
@@ -779,6 +780,7 @@ func (a *analysis) render(chosen []candidateStep, best float64, rules []ruleStep
 			}
 		}
 		if c.mode >= 0 {
+			c.step.Title = a.facts.ownNumbers(c.fix.Title).title
 			c.step.Description = a.fixDescription(*c.fix)
 		}
 		if c.makers > 0 {

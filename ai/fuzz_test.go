@@ -49,6 +49,17 @@ var (
 	bitHistory = bitSlicer << 3
 )
 
+// fuzzAnswer is yes for true, else no or (with the mask's lowest bit) not sure.
+func fuzzAnswer(yes bool, mask uint32) Answer {
+	switch {
+	case yes:
+		return AnswerYes
+	case mask&1 != 0:
+		return AnswerUnsure
+	}
+	return AnswerNo
+}
+
 // fuzzRequest builds a request whose optional parts are present where mask
 // has their bit. Number i is read from values[2i:2i+2] as tenths (-3276.8 to
 // 3276.7), its typical value when values is shorter; wild replaces number
@@ -56,7 +67,7 @@ var (
 func fuzzRequest(category, desc, material, printer, model, question string, answer bool, history string,
 	mask uint32, values []byte, wild float64, wildAt uint8) Request {
 	req := Request{Category: category, Description: desc, Material: material, PrinterBrand: printer,
-		Answers: map[string]bool{question: answer}}
+		Answers: map[string]Answer{question: fuzzAnswer(answer, mask)}}
 	if mask&bitSlicer != 0 {
 		req.Slicer = &SlicerSettings{Slicer: "Cura"}
 	}
@@ -139,7 +150,7 @@ func FuzzAnalyze(f *testing.F) {
 				t.Fatalf("bad title %q", s.Title)
 			}
 		}
-		if len(res.Questions) > maxQuestions+len(res.Answers) {
+		if len(res.Questions) > max(maxQuestions, len(res.Answers)) {
 			t.Fatalf("%d questions", len(res.Questions))
 		}
 		if got := e.Candidates(req, 5); len(got) != 5 {

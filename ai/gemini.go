@@ -126,7 +126,7 @@ func (g *Gemini) Analyze(ctx context.Context, req Request) (*Result, error) {
 		}
 		if err == nil {
 			g.logUsage(resp, call, start)
-			res.Engine = EngineGemini
+			res.stamp(EngineGemini, g.model)
 			return res, nil
 		}
 		pe := g.classify(ctx, err)
@@ -169,18 +169,18 @@ func (g *Gemini) Analyze(ctx context.Context, req Request) (*Result, error) {
 
 // factKeys are the fact keys the grounding engine's knowledge uses, nil
 // without an engine.
-func (g *Gemini) factKeys() map[string]bool {
-	if fk, ok := g.grounder.(interface{ FactKeys() map[string]bool }); ok {
-		return fk.FactKeys()
-	}
-	return nil
-}
+func (g *Gemini) factKeys() map[string]bool { return groundingFactKeys(g.grounder) }
 
 func (g *Gemini) candidates(req Request) []Candidate {
 	if g.grounder == nil {
 		return nil
 	}
 	return g.grounder.Candidates(req, geminiGroundingCount)
+}
+
+// Answerer says Gemini and its model answer (Remote).
+func (g *Gemini) Answerer() (engine, model, provider string) {
+	return EngineGemini, g.model, geminiProvider
 }
 
 func (g *Gemini) backoffDelay(n int) time.Duration {
@@ -462,90 +462,12 @@ func geminiConfig() *genai.GenerateContentConfig {
 // geminiUserContent is the request: a text with everything known, the
 // photos, and the knowledge-base candidates as grounding.
 func geminiUserContent(req Request, cands []Candidate, keys map[string]bool) *genai.Content {
-	var b strings.Builder
-	label := CategoryLabels[req.Category]
-	if label == "" {
-		label = "Other / I Don't Know"
-	}
-	fmt.Fprintf(&b, "Issue category: %s\n\n", label)
-	fmt.Fprintf(&b, "Description from the maker:\n\"\"\"\n%s\n\"\"\"\n", strings.TrimSpace(req.Description))
-
-	var settings []string
-	if m := strings.TrimSpace(req.Material); m != "" {
-		settings = append(settings, "Material: "+m)
-	}
-	settings = appendGeminiNumber(settings, "Nozzle temperature", req.NozzleTemp, "°C")
-	settings = appendGeminiNumber(settings, "Bed temperature", req.BedTemp, "°C")
-	settings = appendGeminiNumber(settings, "Layer height", req.LayerHeight, "mm")
-	settings = appendGeminiNumber(settings, "Print speed", req.PrintSpeed, "mm/s")
-	settings = appendGeminiNumber(settings, "Infill", req.Infill, "%")
-	if sl := req.Slicer; sl != nil {
-		if sl.Slicer != "" {
-			settings = append(settings, "Read from the "+sl.Slicer+" file")
-		}
-		settings = appendGeminiNumber(settings, "Nozzle diameter", sl.NozzleDiameter, "mm")
-		settings = appendGeminiNumber(settings, "Retraction length", sl.RetractionLength, "mm")
-		settings = appendGeminiNumber(settings, "Retraction speed", sl.RetractionSpeed, "mm/s")
-		settings = appendGeminiNumber(settings, "First layer height", sl.FirstLayerHeight, "mm")
-		settings = appendGeminiNumber(settings, "First layer speed", sl.FirstLayerSpeed, "mm/s")
-		settings = appendGeminiNumber(settings, "Part fan", sl.FanSpeed, "%")
-		settings = appendGeminiNumber(settings, "Pressure/linear advance", sl.PressureAdvance, "")
-		settings = appendGeminiNumber(settings, "Outer wall speed", sl.WallSpeed, "mm/s")
-		settings = appendGeminiNumber(settings, "Travel speed", sl.TravelSpeed, "mm/s")
-		settings = appendGeminiNumber(settings, "Acceleration", sl.Acceleration, "mm/s²")
-	}
-	writeGeminiList(&b, "Print settings", settings, "none given")
-
-	var printer []string
-	brand, model := strings.TrimSpace(req.PrinterBrand), strings.TrimSpace(req.PrinterModel)
-	switch {
-	case brand != "" && model != "" && !strings.Contains(strings.ToLower(brand), strings.ToLower(model)):
-		printer = append(printer, "Printer: "+brand+" "+model)
-	case brand != "":
-		printer = append(printer, "Printer: "+brand)
-	case model != "":
-		printer = append(printer, "Printer: "+model)
-	}
-	printer = appendGeminiNumber(printer, "Nozzle diameter", req.NozzleSize, "mm")
-	printer = appendGeminiNumber(printer, "Filament diameter", req.FilamentDiameter, "mm")
-	writeGeminiList(&b, "Printer profile", printer, "unknown")
-
-	var history []string
-	for _, f := range req.History {
-		line := fmt.Sprintf("%s (%s): %q", f.ResolvedAt, CategoryLabels[f.Category], geminiClip(f.Description, 300))
-		if len(f.StepTitles) > 0 {
-			line += "; what worked: " + strings.Join(f.StepTitles, "; ")
-		}
-		history = append(history, line)
-	}
-	if len(history) > 0 {
-		writeGeminiList(&b, "Fixes that worked before on this printer", history, "")
-	}
-
-	writeGeminiFacts(&b, req.Attachments, keys)
-	writeGeminiAttachments(&b, req.Attachments)
-
-	if n := len(req.Photos); n > 0 {
-		fmt.Fprintf(&b, "\n%d photo(s) of the failed print follow.\n", n)
-	} else {
-		b.WriteString("\nNo photos were given.\n")
-	}
-
-	parts := []*genai.Part{genai.NewPartFromText(b.String())}
+	parts := []*genai.Part{genai.NewPartFromText(requestPrompt(req, true, keys))}
 	for _, p := range req.Photos {
-		mime := p.MIMEType
-		if mime == "" {
-			mime = "image/jpeg"
-		}
-		parts = append(parts, genai.NewPartFromBytes(p.Data, mime))
+		parts = append(parts, genai.NewPartFromBytes(p.Data, photoMIME(p)))
 	}
-	if len(cands) > 0 {
-		grounding, err := json.MarshalIndent(cands, "", " ")
-		if err == nil {
-			parts = append(parts, genai.NewPartFromText(
-				"Knowledge-base candidates, ranked by the built-in engine (score: higher is more likely), "+
-					"with their causes and fixes already adapted to these settings:\n"+string(grounding)))
-		}
+	if g := groundingPrompt(cands); g != "" {
+		parts = append(parts, genai.NewPartFromText(g))
 	}
 	return genai.NewContentFromParts(parts, genai.RoleUser)
 }

@@ -385,24 +385,9 @@ func TestGeminiFaults(t *testing.T) {
 					t.Errorf("summary %q, want the fallback's", res.Summary)
 				}
 			default:
-				if !errors.Is(err, ErrUnavailable) {
-					t.Fatalf("err = %v, want one wrapping ErrUnavailable", err)
-				}
-				if !strings.Contains(err.Error(), "Gemini AI provider") {
-					t.Errorf("err %q does not name the Gemini AI provider", err)
-				}
-				if strings.Contains(err.Error(), testGeminiKey) {
-					t.Errorf("err %q leaks the API key", err)
-				}
-				if engine.calls.Load() != 0 {
-					t.Errorf("fallback called although it is off")
-				}
+				checkProviderFailure(t, err, "Gemini AI provider", testGeminiKey, engine)
 			}
-			if res != nil {
-				if err := ValidateResultSteps(res, 3, MaxResultSteps); err != nil {
-					t.Errorf("result invalid: %v", err)
-				}
-			}
+			checkValidResult(t, res)
 			if tc.check != nil && len(calls) >= tc.wantCalls {
 				tc.check(t, calls, elapsed)
 			}
@@ -593,7 +578,7 @@ func geminiPromptText(t *testing.T, fake *fakeGemini) string {
 // lines, and never more than the budget of attachment text in all.
 func TestGeminiAttachmentExcerpts(t *testing.T) {
 	fake := newFakeGemini(t, geminiAnswerGood)
-	g := newTestGemini(t, fake.srv.URL, 2*time.Second)
+	g := newTestGemini(t, fake.srv.URL, 20*time.Second) // reading 200 KB of log takes seconds under -race
 	g.grounder = nil
 	var log strings.Builder
 	log.WriteString("Starting Klippy...\n")
@@ -635,6 +620,34 @@ func TestGeminiAttachmentExcerpts(t *testing.T) {
 	}
 	if n := strings.Count(text, "Error: heating failed"); n == 0 || len(text) > geminiAttachmentBudget+4<<10 {
 		t.Errorf("prompt of %d bytes with %d error lines, want at most %d of attachments", len(text), n, geminiAttachmentBudget)
+	}
+}
+
+// checkProviderFailure: with the fallback off, a remote model's failure is
+// an error wrapping ErrUnavailable that names the provider and not the key.
+func checkProviderFailure(t *testing.T, err error, provider, key string, fallback *fakeFallbackEngine) {
+	t.Helper()
+	if !errors.Is(err, ErrUnavailable) {
+		t.Fatalf("err = %v, want one wrapping ErrUnavailable", err)
+	}
+	if !strings.Contains(err.Error(), provider) {
+		t.Errorf("err %q does not name the %s", err, provider)
+	}
+	if strings.Contains(err.Error(), key) {
+		t.Errorf("err %q leaks the API key", err)
+	}
+	if fallback.calls.Load() != 0 {
+		t.Errorf("fallback called although it is off")
+	}
+}
+
+// checkValidResult: a result given (nil when none) is a valid AI reply.
+func checkValidResult(t *testing.T, res *Result) {
+	t.Helper()
+	if res != nil {
+		if err := ValidateResultSteps(res, 3, MaxResultSteps); err != nil {
+			t.Errorf("result invalid: %v", err)
+		}
 	}
 }
 

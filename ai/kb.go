@@ -128,7 +128,8 @@ type knowledge struct {
 }
 
 // kbQuestion is a yes/no question that separates look-alike failure modes:
-// each answer multiplies the scores of the modes it names.
+// each answer multiplies the scores of the modes it names ("not sure" leaves
+// them as they are).
 type kbQuestion struct {
 	ID   string             `json:"id"`
 	Text string             `json:"text"`
@@ -138,11 +139,15 @@ type kbQuestion struct {
 	effect [2]map[int]float64 // no, yes: mode index -> factor, set at load
 }
 
-// factor is what answer does to mode mi's score.
-func (q *kbQuestion) factor(answer bool, mi int) float64 {
+// factor is what answer does to mode mi's score; "not sure" does nothing.
+func (q *kbQuestion) factor(answer Answer, mi int) float64 {
 	i := 0
-	if answer {
+	switch answer {
+	case AnswerYes:
 		i = 1
+	case AnswerNo:
+	default:
+		return 1
 	}
 	if f, ok := q.effect[i][mi]; ok {
 		return f

@@ -123,3 +123,12 @@ func (l *EngineLoader) QuestionIDs() map[string]bool {
 	}
 	return e.QuestionIDs()
 }
+
+// Diagnose is Engine.Diagnose; "" while the engine cannot be had.
+func (l *EngineLoader) Diagnose(req Request) string {
+	e, err := l.Engine(context.Background())
+	if err != nil {
+		return ""
+	}
+	return e.Diagnose(req)
+}

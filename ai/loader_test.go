@@ -79,3 +79,13 @@ func TestEngineLoaderWaitsForTheEngine(t *testing.T) {
 		}
 	}
 }
+
+// TestEngineLoaderDiagnoses: the loader the server runs names the
+// category an issue left on "Other" is saved with, as the engine does.
+func TestEngineLoaderDiagnoses(t *testing.T) {
+	var l interface{ Diagnose(Request) string } = LoadEngine(NewEngine)
+	req := Request{Category: "other", Description: "The nozzle is clogged: nothing comes out and the extruder clicks."}
+	if got := l.Diagnose(req); got != "extrusion-issues" {
+		t.Fatalf("diagnosed %q, want extrusion-issues", got)
+	}
+}

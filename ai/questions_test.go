@@ -2,6 +2,7 @@ package ai
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"regexp"
 	"strings"
@@ -68,9 +69,9 @@ func TestNarrowItDown(t *testing.T) {
 	want := regexp.MustCompile("(?i)" + map[string]string{
 		"temp-jumps-when-moved": "wir|connector|terminal", "fan-drops-temp": "sock|duct|fan"}[q.ID])
 	// rank is the position of the first step the answer "yes" supports.
-	rank := func(ans bool) int {
+	rank := func(ans Answer) int {
 		r := req
-		r.Answers = map[string]bool{q.ID: ans}
+		r.Answers = map[string]Answer{q.ID: ans}
 		out, err := e.Analyze(context.Background(), r)
 		if err != nil {
 			t.Fatal(err)
@@ -91,7 +92,7 @@ func TestNarrowItDown(t *testing.T) {
 		}
 		return len(out.Steps) + 1
 	}
-	yes, no := rank(true), rank(false)
+	yes, no := rank(AnswerYes), rank(AnswerNo)
 	if yes > 2 || yes >= no {
 		t.Fatalf("%q: the cause it supports is step %d after yes and %d after no", q.Text, yes, no)
 	}
@@ -106,5 +107,137 @@ func TestNoQuestionWhenClear(t *testing.T) {
 	res, _ := e.Analyze(context.Background(), Request{Category: "first-layer", Description: "Elephant foot: the bottom layers bulge outwards on every print, the rest is perfect."})
 	if len(res.Questions) != 0 {
 		t.Fatalf("questions for a clear case: %+v", res.Questions)
+	}
+}
+
+// Questions are about the problem at hand: under a warping report every
+// question names a bed-adhesion cause, never only a hotend or extruder one.
+func TestQuestionsStayOnTopic(t *testing.T) {
+	e, err := NewEngine()
+	if err != nil {
+		t.Fatal(err)
+	}
+	category := map[string]string{}
+	for _, m := range e.kb.modes {
+		category[m.ID] = m.Category
+	}
+	byID := map[string]*kbQuestion{}
+	for _, q := range e.kb.questions {
+		byID[q.ID] = q
+	}
+	for _, desc := range []string{
+		"Warping on the corners of large parts. The heater seems weak.",
+		"The corners of my print warp up off the bed. I updated the firmware recently.",
+		"My prints warp and lift at the corners. I updated the firmware recently.",
+		"The corners of my print warp up off the bed.",
+		"The edges curl up and the part lifts off the bed.",
+	} {
+		res, err := e.Analyze(context.Background(), Request{Category: "bed-adhesion", Description: desc})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, q := range res.Questions {
+			about := false
+			for _, effects := range []map[string]float64{byID[q.ID].Yes, byID[q.ID].No} {
+				for id := range effects {
+					about = about || category[id] == "bed-adhesion"
+				}
+			}
+			if !about {
+				t.Errorf("%q: off-topic question %q", desc, q.Text)
+			}
+		}
+	}
+}
+
+// "Not sure" is an answer: the question stays answered, the order of the
+// steps does not change, and no third question comes in its place.
+func TestNotSure(t *testing.T) {
+	e, err := NewEngine()
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := Request{Category: "heating-issues", Description: "The temperature reading jumps around and drops by 10 degrees during the print."}
+	first, err := e.Analyze(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(first.Questions) == 0 {
+		t.Fatal("no question")
+	}
+	q := first.Questions[0]
+	req.Answers = map[string]Answer{q.ID: AnswerUnsure}
+	out, err := e.Analyze(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.Answers[q.ID] != AnswerUnsure || out.Questions[0].ID != q.ID {
+		t.Fatalf("answers %v, questions %+v", out.Answers, out.Questions)
+	}
+	if len(out.Questions) > MaxQuestions {
+		t.Fatalf("%d questions after one answer: %+v", len(out.Questions), out.Questions)
+	}
+	for i := range first.Steps {
+		if out.Steps[i].Title != first.Steps[i].Title {
+			t.Fatalf("step %d: %q after not sure, %q before", i+1, out.Steps[i].Title, first.Steps[i].Title)
+		}
+	}
+}
+
+// At most two questions are asked for one analysis, however many are
+// answered: answering one never brings two new ones.
+func TestAtMostTwoQuestions(t *testing.T) {
+	e, err := NewEngine()
+	if err != nil {
+		t.Fatal(err)
+	}
+	asked := 0
+	for _, c := range loadEvalCases(t, "testdata/casebase/holdout.json") {
+		req := c.Request()
+		req.Answers = nil
+		res, err := e.Analyze(context.Background(), req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, q := range res.Questions {
+			for _, ans := range []Answer{AnswerYes, AnswerNo, AnswerUnsure} {
+				req.Answers = map[string]Answer{q.ID: ans}
+				out, err := e.Analyze(context.Background(), req)
+				if err != nil {
+					t.Fatal(err)
+				}
+				asked++
+				if len(out.Questions) > MaxQuestions {
+					t.Fatalf("%s: %d questions after answering %s %s: %+v", c.ID, len(out.Questions), q.ID, ans, out.Questions)
+				}
+			}
+		}
+	}
+	if asked == 0 {
+		t.Fatal("no case got a question")
+	}
+}
+
+// Results saved before "not sure" existed hold true and false.
+func TestAnswerJSON(t *testing.T) {
+	var r Result
+	if err := json.Unmarshal([]byte(`{"answers":{"a":true,"b":false,"c":"unsure","d":"yes"}}`), &r); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]Answer{"a": AnswerYes, "b": AnswerNo, "c": AnswerUnsure, "d": AnswerYes}
+	for k, v := range want {
+		if r.Answers[k] != v {
+			t.Fatalf("answers %v, want %v", r.Answers, want)
+		}
+	}
+	b, _ := json.Marshal(Result{Answers: map[string]Answer{"a": AnswerUnsure}})
+	if !strings.Contains(string(b), `"answers":{"a":"unsure"}`) {
+		t.Fatalf("%s", b)
+	}
+	if err := json.Unmarshal([]byte(`{"answers":{"a":3}}`), &r); err != nil || r.Answers["a"].Valid() {
+		t.Fatalf("a number reads as %q, %v", r.Answers["a"], err)
+	}
+	if Answer("maybe").Valid() || !AnswerUnsure.Valid() {
+		t.Fatal("Valid")
 	}
 }

@@ -2,9 +2,12 @@ package ai
 
 import (
 	"fmt"
+	"io/fs"
 	"math"
+	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Conditions and rules: what the engine derives from the maker's settings,
@@ -188,6 +191,51 @@ func (f *facts) printerName() string {
 	}
 	return "your printer"
 }
+
+// PrinterMention says how the engine's texts may name the printer a maker
+// entered as brand and model: the knowledge base's name for it and, for a
+// model (not a whole brand), the other names makers use for it; none when
+// it knows the printer not. brandIsMaker says whether brand alone is only a
+// manufacturer's name that any guide may use ("Creality", "Prusa"), not a
+// model or a name of the maker's own.
+func PrinterMention(brand, model string) (names []string, brandIsMaker bool) {
+	ps, err := kbPrinters()
+	if err != nil {
+		return nil, false
+	}
+	if p := findPrinter(ps, brand+" "+model); p != nil {
+		names = append(names, p.Name)
+		if !p.Generic {
+			names = append(names, p.Names...)
+		}
+	}
+	if c := compact(brand); c != "" {
+		for _, p := range ps {
+			if p.Generic && containsString(p.compactNames, c) {
+				brandIsMaker = true
+			}
+		}
+	}
+	return names, brandIsMaker
+}
+
+// kbPrinters reads the embedded printer profiles once, for PrinterMention.
+var kbPrinters = sync.OnceValues(func() ([]*printer, error) {
+	sub, err := fs.Sub(kbFiles, "kb")
+	if err != nil {
+		return nil, err
+	}
+	var ps []*printer
+	if err := decodeFile(sub, "printers.json", &ps); err != nil {
+		return nil, err
+	}
+	for _, p := range ps {
+		for _, n := range p.Names {
+			p.compactNames = append(p.compactNames, compact(n))
+		}
+	}
+	return ps, nil
+})
 
 // findMaterial returns the material whose longest name occurs as a word in
 // text, or nil.
@@ -573,4 +621,179 @@ func hasAnyWord(text string, ws ...string) bool {
 		}
 	}
 	return false
+}
+
+// ownSetting is a setting a knowledge-base fix changes and where the
+// maker's form or sliced file gives its current value, so the step can
+// start from that value instead of a general range.
+type ownSetting struct {
+	says  string   // how a step quotes the value: "You print at %s"
+	unit  string   // the unit of the value and of the title's numbers
+	words []string // the fix title names the setting by one of these…
+	not   []string // …and by none of these
+	value func(f *facts) *float64
+	usual func(m *material) []float64 // the material's usual range; nil: none
+}
+
+var ownSettings = []ownSetting{
+	{says: "Your bed is at %s", unit: "°C", words: []string{"bed temperature"},
+		value: func(f *facts) *float64 { return f.req.BedTemp }, usual: func(m *material) []float64 { return m.Bed }},
+	{says: "You print at %s", unit: "°C", words: []string{"nozzle temperature"}, not: []string{"first-layer", "first layer"},
+		value: func(f *facts) *float64 { return f.req.NozzleTemp }, usual: func(m *material) []float64 { return m.Nozzle }},
+	{says: "Your sliced file travels at %s", unit: "mm/s", words: []string{"travel speed"},
+		value: func(f *facts) *float64 {
+			return slicerValue(f, func(s *SlicerSettings) *float64 { return s.TravelSpeed })
+		}},
+	{says: "Your sliced file prints outer walls at %s", unit: "mm/s", words: []string{"outer wall"}, not: []string{"acceleration", "jerk"},
+		value: func(f *facts) *float64 {
+			return slicerValue(f, func(s *SlicerSettings) *float64 { return s.WallSpeed })
+		}},
+	{says: "Your sliced file prints the first layer at %s", unit: "mm/s", words: []string{"slow the first layer to"},
+		value: func(f *facts) *float64 {
+			return slicerValue(f, func(s *SlicerSettings) *float64 { return s.FirstLayerSpeed })
+		}},
+	{says: "Your sliced file runs the part fan at %s", unit: "%", words: []string{"part cooling", "part fan"}, not: []string{"bridge"},
+		value: func(f *facts) *float64 { return slicerValue(f, fanSpeed) }},
+	{says: "Your infill is %s", unit: "%", words: []string{"infill"},
+		value: func(f *facts) *float64 { return f.req.Infill }},
+	{says: "Your sliced file accelerates at %s", unit: "mm/s²", words: []string{"acceleration"}, not: []string{"print speed"},
+		value: func(f *facts) *float64 {
+			return slicerValue(f, func(s *SlicerSettings) *float64 { return s.Acceleration })
+		}},
+	{says: "You print at %s", unit: "mm/s", words: []string{"print speed"},
+		value: func(f *facts) *float64 { return f.req.PrintSpeed }},
+}
+
+func slicerValue(f *facts, get func(*SlicerSettings) *float64) *float64 {
+	if v, ok := f.slicer(get); ok {
+		return &v
+	}
+	return nil
+}
+
+// ownNumbers is a fix as this request's own numbers make it.
+type ownNumbers struct {
+	title  string // the title with the maker's target: "Lower the nozzle temperature to 235–240 °C"
+	line   string // the value and the target: "You print at 245 °C: try 235–240 °C."
+	unit   string
+	done   bool   // the setting already is where the fix would take it: no step
+	amount string // the title's own amount the target replaces ("150–250 mm/s"); "" when none
+	target string // the target ("200–250 mm/s")
+}
+
+var (
+	titleAmount = regexp.MustCompile(`(?i)\b(?:(by|to)\s+)?(\d+(?:\.\d+)?)(?:\s*[–-]\s*(\d+(?:\.\d+)?))?\s*(°C|mm/s²|mm/s|%)`)
+	downWords   = []string{"lower", "reduce", "decrease", "drop", "cut", "slow", "down", "off"}
+	upWords     = []string{"raise", "increase", "higher", "hotter", "boost"}
+)
+
+// ownNumbers starts a fix that changes one of the maker's settings from the
+// maker's own value: "Lower the nozzle temperature by 5–10 °C" at 245 °C
+// becomes "…to 235–240 °C", quoted as "You print at 245 °C: try 235–240 °C."
+// A fix that would set a value the maker already has (travel at 150 mm/s
+// and "Increase travel speed to 150–250 mm/s" becomes 200–250 mm/s; travel
+// at 250 mm/s: no step), or that would leave the material's usual range, is
+// done. Other fixes come back as they are.
+func (f *facts) ownNumbers(title string) ownNumbers {
+	out := ownNumbers{title: title}
+	lower := strings.ToLower(title)
+	var set *ownSetting
+	for i := range ownSettings {
+		s := &ownSettings[i]
+		if containsAny(lower, s.words) && !containsAny(lower, s.not) {
+			set = s
+			break
+		}
+	}
+	if set == nil {
+		return out
+	}
+	p := set.value(f)
+	if p == nil || *p < 0 || math.IsNaN(*p) || math.IsInf(*p, 0) {
+		return out
+	}
+	cur := *p
+	out.unit = set.unit
+	quote := fmt.Sprintf(set.says, fmtNum(cur)+" "+set.unit)
+	out.line = quote + "."
+	down, up := hasAnyWord(lower, downWords...), hasAnyWord(lower, upWords...)
+	m := titleAmount.FindStringSubmatchIndex(title)
+	if m == nil || down == up || title[m[8]:m[9]] != set.unit {
+		return out
+	}
+	a, _ := strconv.ParseFloat(title[m[4]:m[5]], 64)
+	b := a
+	if m[6] >= 0 {
+		b, _ = strconv.ParseFloat(title[m[6]:m[7]], 64)
+	}
+	lo, hi := math.Min(a, b), math.Max(a, b)
+	relative := m[2] >= 0 && strings.EqualFold(title[m[2]:m[3]], "by") || m[2] < 0 && set.unit == "°C"
+	switch {
+	case relative && down:
+		lo, hi = cur-hi, cur-lo
+	case relative:
+		lo, hi = cur+lo, cur+hi
+	case up && cur >= hi, down && cur <= lo:
+		out.done = true // already there, or past it
+		return out
+	case up && cur >= lo:
+		lo = math.Min(hi, roundTo(cur+(hi-cur)/2, 5, true))
+	case down && cur <= hi:
+		hi = math.Max(lo, roundTo(cur-(cur-lo)/2, 5, false))
+	}
+	if set.usual != nil && f.mat != nil {
+		r := set.usual(f.mat)
+		if down && hi < r[0] || up && lo > r[1] {
+			out.done = true // the maker is at the edge of the material's range already
+			return out
+		}
+		lo, hi = math.Max(lo, r[0]), math.Min(hi, r[1])
+	}
+	target := fmtNum(lo) + "–" + fmtNum(hi)
+	if lo == hi {
+		target = fmtNum(lo)
+	}
+	target += " " + set.unit
+	out.line = quote + ": try " + target + "."
+	if relative {
+		out.title = title[:m[0]] + "to " + target + title[m[1]:]
+	} else if amount := title[m[4]:m[1]]; amount != target {
+		out.title = title[:m[4]] + target + title[m[1]:]
+		out.amount, out.target = amount, target
+	}
+	return out
+}
+
+// roundTo rounds v to a multiple of step, up or down.
+func roundTo(v, step float64, up bool) float64 {
+	if up {
+		return math.Ceil(v/step) * step
+	}
+	return math.Floor(v/step) * step
+}
+
+// applies reports whether a knowledge-base fix is a step for this request:
+// its conditions hold and the maker's own numbers do not already do it.
+func (f *facts) applies(fix *kbFix) bool {
+	return f.all(fix.When) && !f.ownNumbers(fix.Title).done
+}
+
+// ownDescription starts a fix's description with the maker's own value and
+// target; the description says the same target where it repeated the
+// title's amount, and the material's general range for the setting goes.
+func (f *facts) ownDescription(own ownNumbers, parts []string) []string {
+	if own.line == "" {
+		return parts
+	}
+	out := []string{own.line}
+	for i, p := range parts {
+		if i > 0 && f.mat != nil && strings.HasPrefix(p, "For "+f.mat.label()+":") && strings.Contains(p, own.unit) {
+			continue
+		}
+		if own.amount != "" && own.target != own.amount {
+			p = strings.ReplaceAll(p, own.amount, own.target)
+		}
+		out = append(out, p)
+	}
+	return out
 }

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/layerfix/layerfix/store"
 	"github.com/layerfix/layerfix/store/storetest"
 )
 
@@ -299,5 +300,50 @@ func TestFirebaseEmulatorRefusedForRealProjects(t *testing.T) {
 	env["LAYERFIX_FIREBASE_PROJECT_ID"] = "demo-layerfix"
 	if _, err := LoadConfig(nil, func(k string) string { return env[k] }); err != nil {
 		t.Fatalf("demo project refused: %v", err)
+	}
+}
+
+// nobody authenticates no token; it stands in for Firebase where no request is signed.
+type nobody struct{}
+
+func (nobody) Authenticate(context.Context, string) (*store.User, error) { return nil, ErrBadToken }
+
+// TestFirebaseEmulatorInRuntimeConfig: the web app is pointed at the Auth
+// emulator only when the server runs against it; a production page never
+// names one.
+func TestFirebaseEmulatorInRuntimeConfig(t *testing.T) {
+	page := func(t *testing.T, env map[string]string) (string, string) {
+		t.Helper()
+		cfg := testConfig(t, env)
+		s, err := New(cfg, Deps{Store: storetest.Open(t), Analyzer: &fakeAnalyzer{}, Frontend: testFrontend, Authenticator: nobody{},
+			Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ts := &testServer{Server: s, store: s.store, cfg: cfg, h: s.Handler()}
+		w := ts.do(t, "GET", "/login", "")
+		return w.Body.String(), w.Header().Get("Content-Security-Policy")
+	}
+	env := map[string]string{"LAYERFIX_AUTH_MODE": "firebase", "LAYERFIX_FIREBASE_PROJECT_ID": "demo-layerfix", "FIREBASE_AUTH_EMULATOR_HOST": "127.0.0.1:9099"}
+	body, csp := page(t, env)
+	if !strings.Contains(body, `"authEmulatorUrl":"http://127.0.0.1:9099"`) || !strings.Contains(csp, "connect-src 'self' https://identitytoolkit.googleapis.com") ||
+		!strings.Contains(csp, " http://127.0.0.1:9099") {
+		t.Fatalf("emulator page: CSP %q\n%s", csp, body)
+	}
+	for name, env := range map[string]map[string]string{
+		"production":                    {"LAYERFIX_AUTH_MODE": "firebase", "LAYERFIX_FIREBASE_PROJECT_ID": "my-real-app"},
+		"demo project without emulator": {"LAYERFIX_AUTH_MODE": "firebase", "LAYERFIX_FIREBASE_PROJECT_ID": "demo-layerfix"},
+		"local mode":                    {"FIREBASE_AUTH_EMULATOR_HOST": "127.0.0.1:9099"},
+	} {
+		body, csp := page(t, env)
+		if strings.Contains(body, "authEmulator") || strings.Contains(body, "9099") || strings.Contains(csp, "http://") {
+			t.Errorf("%s: the page names an emulator: CSP %q\n%s", name, csp, body)
+		}
+	}
+	for _, bad := range []string{"127.0.0.1", "h:0", "a b:1", "x;y:1", "127.0.0.1:99999", `"><script>:1`} {
+		env["FIREBASE_AUTH_EMULATOR_HOST"] = bad
+		if _, err := LoadConfig(nil, func(k string) string { return env[k] }); err == nil || !strings.HasPrefix(err.Error(), "FIREBASE_AUTH_EMULATOR_HOST:") {
+			t.Errorf("%q: err = %v", bad, err)
+		}
 	}
 }

@@ -49,14 +49,26 @@ type Config struct {
 	GeminiTimeout time.Duration
 	AIFallback    bool
 
+	// AIProvider is who answers: builtin, gemini or openai; "auto" is
+	// gemini when a Gemini key is set, else builtin.
+	AIProvider    string
+	OpenAIBaseURL string // an OpenAI-compatible API, up to /v1
+	OpenAIAPIKey  string
+	OpenAIModel   string
+	OpenAIVision  bool // the model sees images: photos are sent to it
+	OpenAITimeout time.Duration
+
 	AuthMode           string // local or firebase
 	FirebaseProjectID  string
 	FirebaseAPIKey     string // web config, public
 	FirebaseAuthDomain string
 	FirebaseAppID      string
-	SMTPURL            string
-	MailFrom           string
-	PublicURL          string // scheme://host[:port] used in emailed links
+	// FirebaseAuthEmulator is the Auth emulator's host:port, set only in
+	// firebase mode with a demo- project; the web app is pointed at it too.
+	FirebaseAuthEmulator string
+	SMTPURL              string
+	MailFrom             string
+	PublicURL            string // scheme://host[:port] used in emailed links
 
 	StripeSecretKey      string // billing is off when empty
 	StripePublishableKey string // public, sent to the browser
@@ -117,6 +129,9 @@ func (l TierLimits) String() string {
 }
 
 var tierName = regexp.MustCompile(`^[a-z][a-z0-9_-]{0,31}$`)
+
+// emulatorHostRe is a host name or IPv4 address of the Firebase Auth emulator.
+var emulatorHostRe = regexp.MustCompile(`^[A-Za-z0-9.-]{1,253}$`)
 
 func parseTierLimits(s string) (TierLimits, error) {
 	out := TierLimits{}
@@ -285,25 +300,33 @@ func settings() []setting {
 			c.GeminiModel = v
 			return nil
 		}},
-		{"gemini-base-url", "LAYERFIX_GEMINI_BASE_URL", "", "optional Gemini proxy or gateway URL", false, func(c *Config, v string) error {
-			if v != "" {
-				u, err := url.Parse(v)
-				if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
-					return fmt.Errorf("%q is not an http(s) URL", v)
-				}
+		{"gemini-base-url", "LAYERFIX_GEMINI_BASE_URL", "", "optional Gemini proxy or gateway URL", false, httpURLSetting(func(c *Config) *string { return &c.GeminiBaseURL })},
+		{"gemini-timeout", "LAYERFIX_GEMINI_TIMEOUT", "45s", "time budget of one Gemini analysis, retries included", false, durationSetting(100*time.Millisecond, 10*time.Minute, "45s", func(c *Config) *time.Duration { return &c.GeminiTimeout })},
+		{"ai-provider", "LAYERFIX_AI_PROVIDER", "auto", "who answers analyses: builtin, gemini, openai (an OpenAI-compatible server such as Ollama) or auto (gemini when LAYERFIX_GEMINI_API_KEY is set, else builtin)", false, func(c *Config, v string) error {
+			v = strings.ToLower(strings.TrimSpace(v))
+			switch v {
+			case "auto", "builtin", "gemini", "openai":
+			case "built-in":
+				v = "builtin"
+			default:
+				return fmt.Errorf("%q is not auto, builtin, gemini or openai", v)
 			}
-			c.GeminiBaseURL = strings.TrimRight(v, "/")
+			c.AIProvider = v
 			return nil
 		}},
-		{"gemini-timeout", "LAYERFIX_GEMINI_TIMEOUT", "45s", "time budget of one Gemini analysis, retries included", false, func(c *Config, v string) error {
-			d, err := time.ParseDuration(v)
-			if err != nil || d < 100*time.Millisecond || d > 10*time.Minute {
-				return fmt.Errorf("%q is not a duration from 100ms to 10m (e.g. 45s)", v)
+		{"openai-base-url", "LAYERFIX_OPENAI_BASE_URL", "", "OpenAI-compatible API up to /v1, e.g. http://127.0.0.1:11434/v1 for Ollama (with LAYERFIX_AI_PROVIDER=openai)", false, httpURLSetting(func(c *Config) *string { return &c.OpenAIBaseURL })},
+		{"openai-api-key", "LAYERFIX_OPENAI_API_KEY", "", "API key of the OpenAI-compatible server (local servers often need none)", true, str(func(c *Config) *string { return &c.OpenAIAPIKey })},
+		{"openai-model", "LAYERFIX_OPENAI_MODEL", "", "model the OpenAI-compatible server answers with, e.g. qwen2.5:7b; makers see this name", false, func(c *Config, v string) error {
+			v = strings.TrimSpace(v)
+			if v != "" && !modelName.MatchString(v) {
+				return fmt.Errorf("%q is not a model name such as qwen2.5:7b or org/model-7b", v)
 			}
-			c.GeminiTimeout = d
+			c.OpenAIModel = v
 			return nil
 		}},
-		{"ai-fallback", "LAYERFIX_AI_FALLBACK", "on", "answer with the built-in engine when Gemini fails (on/off)", false, onOffSetting(func(c *Config) *bool { return &c.AIFallback })},
+		{"openai-vision", "LAYERFIX_OPENAI_VISION", "off", "the OpenAI-compatible model sees images: the photos are sent to it (on/off)", false, onOffSetting(func(c *Config) *bool { return &c.OpenAIVision })},
+		{"openai-timeout", "LAYERFIX_OPENAI_TIMEOUT", "120s", "time budget of one analysis by the OpenAI-compatible model, retries included", false, durationSetting(100*time.Millisecond, 30*time.Minute, "120s", func(c *Config) *time.Duration { return &c.OpenAITimeout })},
+		{"ai-fallback", "LAYERFIX_AI_FALLBACK", "on", "answer with the built-in engine when the AI model (Gemini or OpenAI-compatible) fails (on/off)", false, onOffSetting(func(c *Config) *bool { return &c.AIFallback })},
 		{"learn", "LAYERFIX_LEARN", "on", "the built-in engine learns from the fixes makers confirm on this server (on/off)", false, onOffSetting(func(c *Config) *bool { return &c.Learn })},
 		{"learn-min-makers", "LAYERFIX_LEARN_MIN_MAKERS", "3", "distinct verified accounts that must confirm a step before it is learned", false, countSetting(1, 1000, func(c *Config) *int { return &c.LearnMinMakers })},
 		{"learn-min-networks", "LAYERFIX_LEARN_MIN_NETWORKS", "2", "distinct networks (IPv4 /24, IPv6 prefix) those confirmations must come from", false, countSetting(1, 1000, func(c *Config) *int { return &c.LearnMinNetworks })},
@@ -476,6 +499,14 @@ func (c *Config) check(getenv func(string) string) error {
 	if h := getenv("FIREBASE_AUTH_EMULATOR_HOST"); h != "" && c.AuthMode == "firebase" && !strings.HasPrefix(c.FirebaseProjectID, "demo-") {
 		return errors.New("FIREBASE_AUTH_EMULATOR_HOST: set, but LAYERFIX_FIREBASE_PROJECT_ID does not start with demo-; the emulator accepts unsigned tokens, so it is refused for real projects")
 	}
+	if h := getenv("FIREBASE_AUTH_EMULATOR_HOST"); h != "" && c.AuthMode == "firebase" {
+		// It reaches the browser's configuration and the CSP header: host:port only.
+		host, port, err := net.SplitHostPort(h)
+		if n, perr := strconv.Atoi(port); err != nil || perr != nil || n < 1 || n > 65535 || !emulatorHostRe.MatchString(host) {
+			return fmt.Errorf("FIREBASE_AUTH_EMULATOR_HOST: %q is not host:port", h)
+		}
+		c.FirebaseAuthEmulator = h
+	}
 	if c.StripeSecretKey != "" {
 		for _, k := range []struct{ env, v string }{
 			{"LAYERFIX_STRIPE_PUBLISHABLE_KEY", c.StripePublishableKey}, {"LAYERFIX_STRIPE_WEBHOOK_SECRET", c.StripeWebhookSecret},
@@ -499,8 +530,39 @@ func (c *Config) check(getenv func(string) string) error {
 	if c.S3AccessKey != "" && c.BlobURL == "" {
 		return errors.New("LAYERFIX_S3_ACCESS_KEY: set, but LAYERFIX_BLOB_URL is empty (photos are on disk)")
 	}
+	if err := c.checkAI(); err != nil {
+		return err
+	}
 	if c.FirebaseAuthDomain == "" && c.FirebaseProjectID != "" {
 		c.FirebaseAuthDomain = c.FirebaseProjectID + ".firebaseapp.com"
+	}
+	return nil
+}
+
+// checkAI resolves the AI provider and checks that it has what it needs.
+func (c *Config) checkAI() error {
+	if c.AIProvider == "auto" {
+		c.AIProvider = "builtin"
+		if c.GeminiAPIKey != "" {
+			c.AIProvider = "gemini"
+		}
+	}
+	switch c.AIProvider {
+	case "gemini":
+		if c.GeminiAPIKey == "" {
+			return errors.New("LAYERFIX_GEMINI_API_KEY: required when LAYERFIX_AI_PROVIDER=gemini")
+		}
+	case "openai":
+		if c.OpenAIBaseURL == "" {
+			return errors.New("LAYERFIX_OPENAI_BASE_URL: required when LAYERFIX_AI_PROVIDER=openai (e.g. http://127.0.0.1:11434/v1 for Ollama)")
+		}
+		if c.OpenAIModel == "" {
+			return errors.New("LAYERFIX_OPENAI_MODEL: required when LAYERFIX_AI_PROVIDER=openai (e.g. qwen2.5:7b)")
+		}
+	}
+	// A half-made setup is refused rather than silently ignored.
+	if c.AIProvider != "openai" && (c.OpenAIBaseURL != "" || c.OpenAIModel != "" || c.OpenAIAPIKey != "") {
+		return fmt.Errorf("LAYERFIX_AI_PROVIDER: is %s, but an OpenAI-compatible model is configured: set LAYERFIX_AI_PROVIDER=openai or unset the LAYERFIX_OPENAI_* settings", c.AIProvider)
 	}
 	return nil
 }
@@ -526,7 +588,9 @@ func (c *Config) Printable() []any {
 		"LAYERFIX_GA_MEASUREMENT_ID": c.GAMeasurementID, "LAYERFIX_META_PIXEL_ID": c.MetaPixelID,
 		"LAYERFIX_GEMINI_API_KEY": c.GeminiAPIKey, "LAYERFIX_GEMINI_MODEL": c.GeminiModel,
 		"LAYERFIX_GEMINI_BASE_URL": c.GeminiBaseURL, "LAYERFIX_GEMINI_TIMEOUT": c.GeminiTimeout.String(),
-		"LAYERFIX_AI_FALLBACK": onOff(c.AIFallback), "LAYERFIX_LOG_LEVEL": c.LogLevel.String(), "LAYERFIX_LEARN": onOff(c.Learn),
+		"LAYERFIX_AI_FALLBACK": onOff(c.AIFallback), "LAYERFIX_AI_PROVIDER": c.AIProvider,
+		"LAYERFIX_OPENAI_BASE_URL": c.OpenAIBaseURL, "LAYERFIX_OPENAI_API_KEY": c.OpenAIAPIKey, "LAYERFIX_OPENAI_MODEL": c.OpenAIModel,
+		"LAYERFIX_OPENAI_VISION": onOff(c.OpenAIVision), "LAYERFIX_OPENAI_TIMEOUT": c.OpenAITimeout.String(), "LAYERFIX_LOG_LEVEL": c.LogLevel.String(), "LAYERFIX_LEARN": onOff(c.Learn),
 		"LAYERFIX_LEARN_MIN_MAKERS": strconv.Itoa(c.LearnMinMakers), "LAYERFIX_LEARN_MIN_NETWORKS": strconv.Itoa(c.LearnMinNetworks), "LAYERFIX_ANON_IPV6_PREFIX": strconv.Itoa(c.IPv6Prefix),
 		"LAYERFIX_NETWORK_MONTHLY_LIMIT": anonString(c.NetworkLimit), "LAYERFIX_REQUIRE_VERIFIED": onOff(c.RequireVerified), "LAYERFIX_LOG_FORMAT": c.LogFormat,
 		"LAYERFIX_METRICS": onOff(c.Metrics), "LAYERFIX_PRINTER_LINK": onOff(c.PrinterLink), "LAYERFIX_PRINTER_LINK_NETS": joinPrefixes(c.PrinterLinkNets), "LAYERFIX_METRICS_ADDR": c.MetricsAddr,
@@ -678,6 +742,51 @@ func countSetting(min, max int, p func(*Config) *int) func(*Config, string) erro
 		*p(c) = n
 		return nil
 	}
+}
+
+// modelName is a model as servers name them: gpt-4o-mini, qwen2.5vl:7b,
+// meta-llama/Llama-3.1-8B-Instruct, model.gguf.
+var modelName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._:/@+-]{0,127}$`)
+
+// httpURLSetting parses an optional http(s) URL, without a trailing slash,
+// into the field p points to.
+func httpURLSetting(p func(*Config) *string) func(*Config, string) error {
+	return func(c *Config, v string) error {
+		v = strings.TrimSpace(v)
+		if v != "" {
+			u, err := url.Parse(v)
+			if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" || u.Fragment != "" {
+				return fmt.Errorf("%q is not an http(s) URL", v)
+			}
+		}
+		*p(c) = strings.TrimRight(v, "/")
+		return nil
+	}
+}
+
+// durationSetting parses a duration from min to max into the field p
+// points to; example is shown in the error.
+func durationSetting(min, max time.Duration, example string, p func(*Config) *time.Duration) func(*Config, string) error {
+	return func(c *Config, v string) error {
+		d, err := time.ParseDuration(strings.TrimSpace(v))
+		if err != nil || d < min || d > max {
+			return fmt.Errorf("%q is not a duration from %s to %s (e.g. %s)", v, fmtDuration(min), fmtDuration(max), example)
+		}
+		*p(c) = d
+		return nil
+	}
+}
+
+// fmtDuration writes 10m rather than 10m0s.
+func fmtDuration(d time.Duration) string {
+	s := d.String()
+	if strings.HasSuffix(s, "m0s") {
+		s = strings.TrimSuffix(s, "0s")
+	}
+	if strings.HasSuffix(s, "h0m") {
+		s = strings.TrimSuffix(s, "0m")
+	}
+	return s
 }
 
 // onOffSetting parses an on/off switch into the field p points to.

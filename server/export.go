@@ -24,6 +24,7 @@ type exportedIssue struct {
 	CreatedAt              time.Time       `json:"createdAt"`
 	Printer                *printerRef     `json:"printer"`
 	Category               string          `json:"category"`
+	DiagnosedCategory      *string         `json:"diagnosedCategory"`
 	Description            string          `json:"description"`
 	Material               *string         `json:"material"`
 	NozzleTemp             *float64        `json:"nozzleTemp"`
@@ -41,7 +42,7 @@ type exportedIssue struct {
 	Attachments []store.Attachment `json:"attachments"`
 }
 
-var csvHeader = []string{"id", "createdAt", "printer", "brand", "category", "status", "description", "material",
+var csvHeader = []string{"id", "createdAt", "printer", "brand", "category", "diagnosedCategory", "status", "description", "material",
 	"nozzleTemp", "bedTemp", "layerHeight", "printSpeed", "infill", "resolvedAt", "workingRecommendations",
 	"resolutionNotes", "summary", "attachments"}
 
@@ -178,12 +179,12 @@ func csvRecord(r *store.IssueView, attachments []string) []string {
 	if e.ResolvedAt != nil {
 		resolved = e.ResolvedAt.UTC().Format(time.RFC3339)
 	}
-	label := ai.CategoryLabels[e.Category]
-	if label == "" {
-		label = e.Category
+	diagnosed := ""
+	if e.DiagnosedCategory != nil {
+		diagnosed = categoryLabel(*e.DiagnosedCategory)
 	}
 	record := []string{strconv.FormatInt(e.ID, 10), e.CreatedAt.UTC().Format(time.RFC3339), printer, brand,
-		label, e.Status, e.Description, deref(e.Material), num(e.NozzleTemp), num(e.BedTemp), num(e.LayerHeight),
+		categoryLabel(e.Category), diagnosed, e.Status, e.Description, deref(e.Material), num(e.NozzleTemp), num(e.BedTemp), num(e.LayerHeight),
 		num(e.PrintSpeed), num(e.Infill), resolved, strings.Join(e.WorkingRecommendations, "; "),
 		deref(e.ResolutionNotes), summary.Summary, strings.Join(attachments, "; ")}
 	for i := range record {
@@ -192,8 +193,16 @@ func csvRecord(r *store.IssueView, attachments []string) []string {
 	return record
 }
 
+// categoryLabel is a category's label, or the value itself for an old one.
+func categoryLabel(c string) string {
+	if label := ai.CategoryLabels[c]; label != "" {
+		return label
+	}
+	return c
+}
+
 func exportOf(v *store.IssueView) exportedIssue {
-	e := exportedIssue{ID: v.ID, CreatedAt: v.CreatedAt, Category: v.Category, Description: v.Description,
+	e := exportedIssue{ID: v.ID, CreatedAt: v.CreatedAt, Category: v.Category, DiagnosedCategory: v.DiagnosedCategory, Description: v.Description,
 		Material: v.Material, NozzleTemp: v.NozzleTemp, BedTemp: v.BedTemp, LayerHeight: v.LayerHeight,
 		PrintSpeed: v.PrintSpeed, Infill: v.Infill, Status: v.Status, ResolvedAt: v.ResolvedAt,
 		WorkingRecommendations: v.WorkingRecommendations, ResolutionNotes: v.ResolutionNotes,

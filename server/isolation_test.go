@@ -59,6 +59,11 @@ func TestOtherUsersIDsAre404(t *testing.T) {
 		{"HEAD /api/photos/:name", "HEAD", photoPath, ""},
 		{"POST /api/issues", "POST", "/api/issues", issueBody(t, printer.ID, nil)},
 		{"POST /api/issues", "POST", "/api/issues", issueBody(t, bobPrinter.ID, func(m map[string]any) { m["photoUrls"] = []string{photo} })},
+		{"POST /api/issues/from-analysis", "POST", "/api/issues/from-analysis", func() string {
+			m := anonymousAnalysis(t, ws.testServer, "198.51.100.30:1", nil)
+			m["photoUrls"] = []string{photo}
+			return mustJSON(t, m)
+		}()},
 	}
 	covered := map[string]bool{}
 	for _, r := range routes {

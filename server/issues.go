@@ -8,6 +8,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -33,11 +34,13 @@ type issueStore interface {
 	ResolveIssue(ctx context.Context, userID, id int64, working []string, notes *string, conf store.Confirmation, now time.Time) error
 	StartIssue(ctx context.Context, userID, id int64) error
 	SetCheckedSteps(ctx context.Context, userID, id int64, titles []string) error
-	SetChecklist(ctx context.Context, userID, id int64, checklist store.JSON) error
+	SetChecklist(ctx context.Context, userID, id int64, checklist store.JSON, diagnosed *string) error
 	IssueAttachments(ctx context.Context, userID, issueID int64, withText bool) ([]store.Attachment, error)
 	IssueAttachment(ctx context.Context, userID, issueID int64, n int) (*store.Attachment, error)
 	ConsumeAnonymous(ctx context.Context, ip string, now time.Time, limit int) (bool, error)
 	RefundAnonymous(ctx context.Context, ip string, now time.Time) error
+	ListPrinters(ctx context.Context, userID int64) ([]store.Printer, error)
+	CreatePrinter(ctx context.Context, p *store.Printer) error
 }
 
 type issuesAPI struct {
@@ -50,12 +53,18 @@ type issuesAPI struct {
 	log      *slog.Logger
 	learn    *learner // nil: learning is off
 	refiner  Refiner
-	signer   resultSigner
+	// diagnoser names the category the description points to, saved beside
+	// the chosen one; nil: none is saved.
+	diagnoser Diagnoser
+	signer    resultSigner
 	// Unverified free accounts share their network's free allowance with
 	// anonymous visitors (netLimit per month; -1: no bound), or get no
 	// analysis at all with requireVerified.
 	netLimit        int
 	requireVerified bool
+	saved           *fixedWindow // each anonymous analysis is saved once
+	// Who runs the server and how to reach them, for the largest plan's limit.
+	operator, contact string
 }
 
 // codeUsageLimit is the 429 of a used-up monthly allowance.
@@ -180,7 +189,7 @@ func (h *issuesAPI) create(c echo.Context) (err error) {
 		return err
 	}
 	if !ok {
-		return apiErr(http.StatusTooManyRequests, codeUsageLimit, usageLimitMessage(tier, limit, now))
+		return apiErr(http.StatusTooManyRequests, codeUsageLimit, usageLimitMessage(tier, limit, now, h.operator, h.contact))
 	}
 	charged = true
 	if unverifiedFree && h.netLimit >= 0 {
@@ -201,18 +210,12 @@ func (h *issuesAPI) create(c echo.Context) (err error) {
 	if err != nil {
 		return analysisErr(err)
 	}
-	checklist, err := json.Marshal(res)
+	is, err := h.newIssue(user.ID, &in.issueFields, res, ids, atts, now)
 	if err != nil {
-		return fmt.Errorf("encode analysis: %w", err)
+		return err
 	}
-	paths := make(store.StringList, len(ids))
-	for i, id := range ids {
-		paths[i] = h.photos.photoPath(id)
-	}
-	is := &store.Issue{UserID: user.ID, PrinterID: &printer.ID, Category: in.Category, Description: in.Description,
-		Material: in.Material, NozzleTemp: in.NozzleTemp, BedTemp: in.BedTemp, LayerHeight: in.LayerHeight,
-		PrintSpeed: in.PrintSpeed, Infill: in.Infill, PhotoURLs: paths, AIChecklist: store.JSON(checklist), SlicerSettings: slicerJSON(in.SlicerSettings),
-		Status: store.StatusPending, WorkingRecommendations: store.StringList{}, CreatedAt: now.UTC(), Attachments: atts}
+	is.PrinterID = &printer.ID
+	is.DiagnosedCategory = h.diagnose(req)
 	if err := h.store.CreateIssue(ctx, is); err != nil {
 		return err
 	}
@@ -224,6 +227,41 @@ func (h *issuesAPI) create(c echo.Context) (err error) {
 	}
 	out.Attachments = attachmentsJSON(atts)
 	return c.JSON(http.StatusCreated, out)
+}
+
+// newIssue is a new, pending issue of userID: the maker's fields, the
+// analysis, the photos by id and the attachments; no printer yet.
+func (h *issuesAPI) newIssue(userID int64, in *issueFields, res *ai.Result, photoIDs []string, atts []store.Attachment, now time.Time) (*store.Issue, error) {
+	checklist, err := json.Marshal(res)
+	if err != nil {
+		return nil, fmt.Errorf("encode analysis: %w", err)
+	}
+	paths := make(store.StringList, len(photoIDs))
+	for i, id := range photoIDs {
+		paths[i] = h.photos.photoPath(id)
+	}
+	return &store.Issue{UserID: userID, Category: in.Category, Description: in.Description,
+		Material: in.Material, NozzleTemp: in.NozzleTemp, BedTemp: in.BedTemp, LayerHeight: in.LayerHeight,
+		PrintSpeed: in.PrintSpeed, Infill: in.Infill, PhotoURLs: paths, AIChecklist: store.JSON(checklist), SlicerSettings: slicerJSON(in.SlicerSettings),
+		Status: store.StatusPending, WorkingRecommendations: store.StringList{}, CreatedAt: now.UTC(), Attachments: atts}, nil
+}
+
+// Diagnoser names the category of the failure mode a request points to,
+// "" for none (the built-in engine).
+type Diagnoser interface {
+	Diagnose(req ai.Request) string
+}
+
+// diagnose is the category saved beside the chosen one: nil when nothing
+// was diagnosed.
+func (h *issuesAPI) diagnose(req ai.Request) *string {
+	if h.diagnoser == nil {
+		return nil
+	}
+	if c := h.diagnoser.Diagnose(req); c != "" {
+		return &c
+	}
+	return nil
 }
 
 // slicerJSON is what a saved issue keeps of its sliced file: the settings.
@@ -250,16 +288,30 @@ func (h *issuesAPI) refund(ctx context.Context, userID int64, netKey string, now
 	}
 }
 
-// usageLimitMessage says the allowance is used up and when it resets.
-func usageLimitMessage(tier string, limit int, now time.Time) string {
+// usageLimitMessage says the allowance is used up and when it resets. The
+// largest plan has nothing to upgrade to: it says whom to ask for more
+// (the operator, by name and contact when they are set).
+func usageLimitMessage(tier string, limit int, now time.Time, operator, contact string) string {
 	name := tier
 	for _, t := range Tiers {
 		if t.ID == tier {
 			name = t.Name
 		}
 	}
-	return fmt.Sprintf("You've used all %d AI troubleshooting sessions of your %s plan for %s. Your credits reset on %s (UTC). Upgrade your plan for more sessions.",
+	msg := fmt.Sprintf("You've used all %d AI troubleshooting sessions of your %s plan for %s. Your credits reset on %s (UTC).",
 		limit, name, now.UTC().Format("January 2006"), nextMonth(now).Format("January 2, 2006"))
+	if tier != Tiers[len(Tiers)-1].ID {
+		return msg + " Upgrade your plan for more sessions."
+	}
+	ask := "the operator of this server"
+	if operator != "" {
+		ask = operator + ", who runs this server,"
+	}
+	msg += fmt.Sprintf(" %s is the largest plan: for more sessions before then, ask %s", name, ask)
+	if contact != "" {
+		msg += " at " + contact
+	}
+	return strings.TrimSuffix(msg, ",") + "."
 }
 
 // photoIDs extracts and de-duplicates the photo ids of photoUrls.

@@ -560,3 +560,49 @@ func TestCheckedStepsOnTheServer(t *testing.T) {
 		t.Fatalf("untick all: %d %s", w.Code, w.Body.String())
 	}
 }
+
+// An issue left on "Other" is saved with the category the engine diagnosed;
+// the issue list filters by it, the printer's statistics count it, and the
+// maker's own choice still wins where they made one.
+func TestDiagnosedCategoryOfIssues(t *testing.T) {
+	engine, err := ai.NewEngine()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ws := newWorkspace(t, engine, func(c *Config, d *Deps) { d.Refiner = engine })
+	ada := ws.user(t, "ada@example.com")
+	p := ws.addPrinter(t, ada, "Mk4", "Prusa MK4")
+	clogDesc := "The nozzle is clogged: nothing comes out and the extruder clicks."
+	clog := ws.submit(t, ada, issueBody(t, p.ID, func(m map[string]any) { m["category"], m["description"] = "other", clogDesc }))
+	chosen := ws.submit(t, ada, issueBody(t, p.ID, func(m map[string]any) { m["category"], m["description"] = "stringing", clogDesc }))
+	if clog.Category != "other" || clog.DiagnosedCategory == nil || *clog.DiagnosedCategory != "extrusion-issues" {
+		t.Fatalf("created: category %q, diagnosed %v", clog.Category, clog.DiagnosedCategory)
+	}
+	if chosen.Category != "stringing" || chosen.DiagnosedCategory == nil || *chosen.DiagnosedCategory != "extrusion-issues" {
+		t.Fatalf("chosen: category %q, diagnosed %v", chosen.Category, chosen.DiagnosedCategory)
+	}
+	var page struct {
+		Items []issueOut `json:"items"`
+		Total int        `json:"total"`
+	}
+	w := ws.do(t, "GET", "/api/issues?category=extrusion-issues", "", ada...)
+	json.Unmarshal(w.Body.Bytes(), &page)
+	if w.Code != 200 || page.Total != 1 || page.Items[0].ID != clog.ID {
+		t.Fatalf("filter by the diagnosed category: %d %s", w.Code, w.Body.String())
+	}
+	var stats printerStats
+	w = ws.do(t, "GET", fmt.Sprintf("/api/printers/%d/stats", p.ID), "", ada...)
+	json.Unmarshal(w.Body.Bytes(), &stats)
+	got := map[string]int{}
+	for _, c := range stats.TopCategories {
+		got[c.Category] = c.Count
+	}
+	if w.Code != 200 || got["extrusion-issues"] != 1 || got["stringing"] != 1 || got["other"] != 0 {
+		t.Fatalf("printer stats by category: %v (%s)", got, w.Body.String())
+	}
+	// The JSON and CSV exports carry both.
+	w = ws.do(t, "GET", "/api/issues/export?format=csv", "", ada...)
+	if !strings.Contains(w.Body.String(), "category,diagnosedCategory,status") || !strings.Contains(w.Body.String(), "Other / I Don't Know,Extrusion Issues,pending") {
+		t.Fatalf("csv export: %s", w.Body.String())
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -41,8 +42,13 @@ func newMetrics(st *store.Store) *metrics {
 		Buckets: []float64{.001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 30},
 	}, []string{"route", "method"})
 	m.analyses = prometheus.NewCounterVec(prometheus.CounterOpts{
-		Name: "layerfix_analyses_total", Help: "Analyses by engine (built-in, gemini, fallback) and outcome (ok, error).",
+		Name: "layerfix_analyses_total", Help: "Analyses by the engine that answered (built-in, gemini, openai: the operator's OpenAI-compatible model, fallback: the built-in one after the model failed) and outcome (ok, error).",
 	}, []string{"engine", "outcome"})
+	for _, e := range analysisEngines {
+		for _, o := range []string{"ok", "error"} {
+			m.analyses.WithLabelValues(e, o)
+		}
+	}
 	m.quota = prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "layerfix_quota_refusals_total", Help: "Requests refused because a monthly allowance is used up, by error code.",
 	}, []string{"code"})
@@ -53,7 +59,8 @@ func newMetrics(st *store.Store) *metrics {
 		prometheus.NewCounterFunc(prometheus.CounterOpts{
 			Name: "layerfix_gemini_retries_total", Help: "Gemini calls repeated after a rate limit, a server error or an invalid reply.",
 		}, func() float64 { return float64(ai.GeminiRetries()) }),
-		geminiFailures{prometheus.NewDesc("layerfix_gemini_failures_total", "Analyses Gemini failed, by reason (answered by the built-in engine when the fallback is on).", []string{"reason"}, nil)},
+		aiFailures{prometheus.NewDesc("layerfix_gemini_failures_total", "Analyses Gemini failed, by reason (answered by the built-in engine when the fallback is on).", []string{"reason"}, nil), ai.EngineGemini},
+		aiFailures{prometheus.NewDesc("layerfix_openai_failures_total", "Analyses the OpenAI-compatible model failed, by reason (answered by the built-in engine when the fallback is on).", []string{"reason"}, nil), ai.EngineOpenAI},
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 	)
@@ -67,13 +74,17 @@ func newMetrics(st *store.Store) *metrics {
 	return m
 }
 
-// geminiFailures reads the fallback counts the ai package keeps.
-type geminiFailures struct{ desc *prometheus.Desc }
+// aiFailures reads the failure counts the ai package keeps for a remote
+// engine.
+type aiFailures struct {
+	desc   *prometheus.Desc
+	engine string
+}
 
-func (g geminiFailures) Describe(ch chan<- *prometheus.Desc) { ch <- g.desc }
+func (g aiFailures) Describe(ch chan<- *prometheus.Desc) { ch <- g.desc }
 
-func (g geminiFailures) Collect(ch chan<- prometheus.Metric) {
-	for reason, n := range ai.FallbackCounts() {
+func (g aiFailures) Collect(ch chan<- prometheus.Metric) {
+	for reason, n := range ai.FailureCounts(g.engine) {
 		ch <- prometheus.MustNewConstMetric(g.desc, prometheus.CounterValue, float64(n), reason)
 	}
 }
@@ -151,8 +162,22 @@ func statusLabel(status int) string {
 	return strconv.Itoa(status)
 }
 
-// analyzer counts analyses by the engine that answered.
-func (m *metrics) analyzer(an ai.Analyzer) ai.Analyzer { return countingAnalyzer{an, m} }
+// analysisEngines is the engine label's fixed set of values.
+var analysisEngines = []string{ai.EngineBuiltIn, ai.EngineGemini, ai.EngineOpenAI, ai.EngineFallback}
+
+// analyzer counts analyses by the engine that answered, and names the
+// remote model in layerfix_ai_model_info.
+func (m *metrics) analyzer(an ai.Analyzer) ai.Analyzer {
+	if r, ok := an.(ai.Remote); ok {
+		engine, model, _ := r.Answerer()
+		info := prometheus.NewGaugeVec(prometheus.GaugeOpts{
+			Name: "layerfix_ai_model_info", Help: "The remote model that answers analyses (set by the operator), by engine (gemini, openai) and model.",
+		}, []string{"engine", "model"})
+		info.WithLabelValues(engine, model).Set(1)
+		m.reg.MustRegister(info)
+	}
+	return countingAnalyzer{an, m}
+}
 
 type countingAnalyzer struct {
 	ai.Analyzer
@@ -163,16 +188,24 @@ func (c countingAnalyzer) Analyze(ctx context.Context, req ai.Request) (*ai.Resu
 	res, err := c.Analyzer.Analyze(ctx, req)
 	if err != nil {
 		engine := ai.EngineBuiltIn
-		if errors.Is(err, ai.ErrUnavailable) {
-			engine = ai.EngineGemini // Gemini failed and the fallback is off
+		var pe *ai.ProviderError
+		switch {
+		case errors.As(err, &pe) && pe.Engine != "":
+			engine = pe.Engine // the model failed and the fallback is off
+		case errors.Is(err, ai.ErrUnavailable):
+			engine = ai.EngineGemini
 		}
-		c.m.analyses.WithLabelValues(engine, "error").Inc()
+		c.m.analyses.WithLabelValues(knownEngine(engine), "error").Inc()
 		return res, err
 	}
-	engine := res.Engine
-	if engine == "" {
-		engine = "other"
-	}
-	c.m.analyses.WithLabelValues(engine, "ok").Inc()
+	c.m.analyses.WithLabelValues(knownEngine(res.Engine), "ok").Inc()
 	return res, nil
+}
+
+// knownEngine keeps the engine label in its fixed set.
+func knownEngine(e string) string {
+	if slices.Contains(analysisEngines, e) {
+		return e
+	}
+	return "other"
 }

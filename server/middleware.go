@@ -25,17 +25,18 @@ const maxSmallJSON = 64 << 10
 
 // routeBodyLimits are the routes that take more than maxSmallJSON.
 var routeBodyLimits = map[string]int64{
-	"POST /api/troubleshoot":        maxJSONBody + maxAttachmentsJSON,
-	"POST /api/troubleshoot/refine": maxSmallJSON + maxAttachmentsJSON,
-	"POST /api/issues":              maxSmallJSON + maxAttachmentsJSON,
-	"POST /api/share-results":       1 << 20,
-	"POST /api/stripe/webhook":      1 << 20,
-	"POST /api/upload-images":       maxUploadBody,
+	"POST /api/troubleshoot":         maxJSONBody + maxAttachmentsJSON,
+	"POST /api/troubleshoot/refine":  maxSmallJSON + maxAttachmentsJSON,
+	"POST /api/issues":               maxSmallJSON + maxAttachmentsJSON,
+	"POST /api/issues/from-analysis": 1<<20 + maxAttachmentsJSON,
+	"POST /api/share-results":        1 << 20,
+	"POST /api/stripe/webhook":       1 << 20,
+	"POST /api/upload-images":        maxUploadBody,
 }
 
 // attachmentRoutes are the POST routes that take attachments; their 413
 // says the attachments' limit too.
-var attachmentRoutes = []string{"/api/troubleshoot", "/api/troubleshoot/refine", "/api/issues"}
+var attachmentRoutes = []string{"/api/troubleshoot", "/api/troubleshoot/refine", "/api/issues", "/api/issues/from-analysis"}
 
 // bodyTooLarge is the 413 of a body over limit bytes on c's route.
 func bodyTooLarge(c echo.Context, limit int64) *APIError {

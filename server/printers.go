@@ -12,7 +12,6 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/layerfix/layerfix/ai"
 	"github.com/layerfix/layerfix/store"
 )
 
@@ -321,11 +320,7 @@ func buildStats(printerID *int64, name, brand string, facets []store.IssueFacet,
 		st.ResolvedShare = math.Round(float64(st.Resolved)/float64(st.Total)*1000) / 1000
 	}
 	for cat, n := range cats {
-		label := ai.CategoryLabels[cat]
-		if label == "" {
-			label = cat
-		}
-		st.TopCategories = append(st.TopCategories, categoryCount{Category: cat, Label: label, Count: n})
+		st.TopCategories = append(st.TopCategories, categoryCount{Category: cat, Label: categoryLabel(cat), Count: n})
 	}
 	sort.Slice(st.TopCategories, func(i, j int) bool {
 		a, b := st.TopCategories[i], st.TopCategories[j]

@@ -33,7 +33,6 @@ type Refiner interface {
 const (
 	refineKeyName   = "refine-token-v1"
 	refineTokenLife = 24 * time.Hour
-	maxAnswers      = 8
 )
 
 // keyring loads named server secrets (stored in the database, created on
@@ -116,33 +115,43 @@ func (t *troubleshootAPI) refineToken(ctx context.Context, r ai.Request) (string
 }
 
 func (t *troubleshootAPI) validRefineToken(ctx context.Context, token string, r ai.Request) (bool, error) {
+	return checkRefineToken(ctx, t.keys, t.now(), token, r)
+}
+
+// checkRefineToken reports whether token binds the inputs of r and has not
+// expired at now.
+func checkRefineToken(ctx context.Context, keys *keyring, now time.Time, token string, r ai.Request) (bool, error) {
 	expS, macS, ok := strings.Cut(token, ".")
 	exp, err := strconv.ParseInt(expS, 10, 64)
-	if !ok || err != nil || len(token) > 64 || time.Unix(exp, 0).Before(t.now()) {
+	if !ok || err != nil || len(token) > 64 || time.Unix(exp, 0).Before(now) {
 		return false, nil
 	}
 	mac, err := base64.RawURLEncoding.DecodeString(macS)
 	if err != nil {
 		return false, nil
 	}
-	key, err := t.keys.key(ctx, refineKeyName)
+	key, err := keys.key(ctx, refineKeyName)
 	if err != nil {
 		return false, err
 	}
 	return hmac.Equal(mac, refineMAC(key, exp, r)), nil
 }
 
-// checkAnswers keeps answers to known questions only.
-func checkAnswers(answers map[string]bool, known map[string]bool) *APIError {
+// checkAnswers keeps answers to known questions only, each yes, no or
+// unsure, and no more than an analysis asks.
+func checkAnswers(answers map[string]ai.Answer, known map[string]bool) *APIError {
 	if len(answers) == 0 {
 		return validationErr(map[string]string{"answers": "Answer at least one question"})
 	}
-	if len(answers) > maxAnswers {
-		return validationErr(map[string]string{"answers": fmt.Sprintf("At most %d answers", maxAnswers)})
+	if len(answers) > ai.MaxQuestions {
+		return validationErr(map[string]string{"answers": fmt.Sprintf("At most %d answers", ai.MaxQuestions)})
 	}
-	for id := range answers {
+	for id, a := range answers {
 		if !known[id] {
 			return validationErr(map[string]string{"answers": fmt.Sprintf("%q is not a question of this analysis", cleanText(id, 60))})
+		}
+		if !a.Valid() {
+			return validationErr(map[string]string{"answers": fmt.Sprintf("Answer %q with yes, no or unsure", cleanText(id, 60))})
 		}
 	}
 	return nil
@@ -150,8 +159,8 @@ func checkAnswers(answers map[string]bool, known map[string]bool) *APIError {
 
 type refineRequest struct {
 	troubleshootRequest
-	Answers     map[string]bool `json:"answers"`
-	RefineToken string          `json:"refineToken"`
+	Answers     map[string]ai.Answer `json:"answers"`
+	RefineToken string               `json:"refineToken"`
 }
 
 // refine handles POST /api/troubleshoot/refine: an anonymous result narrowed
@@ -169,13 +178,9 @@ func (t *troubleshootAPI) refine(c echo.Context) (err error) {
 	}
 	defer release()
 	var in refineRequest
-	if err := bindJSON(c, &in); err != nil {
+	fields, atts, err := bindAnalysis(c, &in, &in.troubleshootRequest)
+	if err != nil {
 		return err
-	}
-	fields := in.validate()
-	atts, aerr := in.checkAttachments(fields)
-	if aerr != nil {
-		return aerr
 	}
 	if len(fields) > 0 {
 		return validationErr(fields)
@@ -207,7 +212,7 @@ func (t *troubleshootAPI) refine(c echo.Context) (err error) {
 }
 
 type issueRefineRequest struct {
-	Answers map[string]bool `json:"answers"`
+	Answers map[string]ai.Answer `json:"answers"`
 }
 
 // refine handles POST /api/issues/:id/refine: a saved issue's analysis
@@ -254,11 +259,19 @@ func (h *issuesAPI) refine(c echo.Context) (err error) {
 		}
 		req.Attachments = aiAttachments(atts)
 	}
-	answers := map[string]bool{}
+	// Only the questions this analysis asked can be answered.
+	asked := map[string]bool{}
+	for _, q := range prev.Questions {
+		asked[q.ID] = true
+	}
+	answers := map[string]ai.Answer{}
 	for k, v := range prev.Answers {
 		answers[k] = v
 	}
 	for k, v := range in.Answers {
+		if !asked[k] {
+			return validationErr(map[string]string{"answers": fmt.Sprintf("%q is not a question of this analysis", cleanText(k, 60))})
+		}
 		answers[k] = v
 	}
 	req.Answers = answers
@@ -270,7 +283,7 @@ func (h *issuesAPI) refine(c echo.Context) (err error) {
 	if err != nil {
 		return fmt.Errorf("encode analysis: %w", err)
 	}
-	if err := h.store.SetChecklist(ctx, user.ID, id, store.JSON(data)); err != nil {
+	if err := h.store.SetChecklist(ctx, user.ID, id, store.JSON(data), h.diagnose(req)); err != nil {
 		return storeErr(err, "Issue")
 	}
 	return h.respond(c)

@@ -58,7 +58,7 @@ func TestRefineAnonymousResult(t *testing.T) {
 	refine := func(mod func(m map[string]any)) (int, refinedResult) {
 		t.Helper()
 		w := ts.do(t, "POST", "/api/troubleshoot/refine", body(func(m map[string]any) {
-			m["answers"], m["refineToken"] = map[string]bool{q.ID: true}, first.RefineToken
+			m["answers"], m["refineToken"] = map[string]string{q.ID: "yes"}, first.RefineToken
 			if mod != nil {
 				mod(m)
 			}
@@ -69,7 +69,7 @@ func TestRefineAnonymousResult(t *testing.T) {
 	}
 	for i := 0; i < 4; i++ { // more often than the allowance: answering is free
 		code, out := refine(nil)
-		if code != 200 || !out.Answers[q.ID] || out.RefineToken != first.RefineToken {
+		if code != 200 || out.Answers[q.ID] != ai.AnswerYes || out.RefineToken != first.RefineToken {
 			t.Fatalf("refine %d: %d %+v", i, code, out)
 		}
 		if len(out.Questions) == 0 || out.Questions[0].ID != q.ID {
@@ -90,9 +90,25 @@ func TestRefineAnonymousResult(t *testing.T) {
 		{"forged token", func(m map[string]any) { m["refineToken"] = "9999999999.AAAAAAAAAAAAAAAAAAAAAAAAAAA" }, 403},
 		{"unknown question", func(m map[string]any) { m["answers"] = map[string]bool{"is-it-aliens": true} }, 400},
 		{"no answer", func(m map[string]any) { m["answers"] = map[string]bool{} }, 400},
+		{"not an answer", func(m map[string]any) { m["answers"] = map[string]any{q.ID: "maybe"} }, 400},
+		{"a number", func(m map[string]any) { m["answers"] = map[string]any{q.ID: 3} }, 400},
+		{"more answers than questions", func(m map[string]any) {
+			m["answers"] = map[string]string{"same-height": "no", "one-spool": "no", "one-axis": "unsure"}
+		}, 400},
+		{"an answer from before 'not sure'", func(m map[string]any) { m["answers"] = map[string]bool{q.ID: false} }, 200},
 	} {
 		if code, _ := refine(tc.mod); code != tc.code {
 			t.Errorf("%s: %d, want %d", tc.name, code, tc.code)
+		}
+	}
+	// "Not sure" is an answer: kept with the result, the steps as they were.
+	code, unsure := refine(func(m map[string]any) { m["answers"] = map[string]string{q.ID: "unsure"} })
+	if code != 200 || unsure.Answers[q.ID] != ai.AnswerUnsure || len(unsure.Questions) > ai.MaxQuestions {
+		t.Fatalf("not sure: %d %+v", code, unsure)
+	}
+	for i := range first.Steps {
+		if unsure.Steps[i].Title != first.Steps[i].Title {
+			t.Fatalf("not sure moved step %d: %q, was %q", i+1, unsure.Steps[i].Title, first.Steps[i].Title)
 		}
 	}
 	clock.set(clock.now().Add(25 * time.Hour))
@@ -117,14 +133,14 @@ func TestRefineSavedIssue(t *testing.T) {
 	}
 	q := is.AIChecklist.Questions[0]
 	path := fmt.Sprintf("/api/issues/%d/refine", is.ID)
-	answer := mustJSON(t, map[string]any{"answers": map[string]bool{q.ID: false}})
+	answer := mustJSON(t, map[string]any{"answers": map[string]string{q.ID: "unsure"}})
 	if w := ws.do(t, "POST", path, answer, bob...); w.Code != 404 {
 		t.Fatalf("another maker's issue: %d", w.Code)
 	}
 	w := ws.do(t, "POST", path, answer, ada...)
 	var got issueOut
 	json.Unmarshal(w.Body.Bytes(), &got)
-	if w.Code != 200 || got.AIChecklist.Answers[q.ID] != false || len(got.AIChecklist.Answers) != 1 {
+	if w.Code != 200 || got.AIChecklist.Answers[q.ID] != ai.AnswerUnsure || len(got.AIChecklist.Answers) != 1 {
 		t.Fatalf("refine: %d %s", w.Code, w.Body.String())
 	}
 	if ws.usage(t, ada) != 1 {
@@ -134,8 +150,31 @@ func TestRefineSavedIssue(t *testing.T) {
 	w = ws.do(t, "GET", fmt.Sprintf("/api/issues/%d", is.ID), "", ada...)
 	var saved issueOut
 	json.Unmarshal(w.Body.Bytes(), &saved)
-	if _, ok := saved.AIChecklist.Answers[q.ID]; !ok {
+	if saved.AIChecklist.Answers[q.ID] != ai.AnswerUnsure {
 		t.Fatalf("saved issue lost the answer: %+v", saved.AIChecklist)
+	}
+	// A question this analysis did not ask, or an answer that is none, is a
+	// 400 naming the answers.
+	asked := map[string]bool{}
+	for _, q := range saved.AIChecklist.Questions {
+		asked[q.ID] = true
+	}
+	other := ""
+	for id := range engine.QuestionIDs() {
+		if !asked[id] {
+			other = id
+		}
+	}
+	for _, bad := range []any{map[string]string{other: "yes"}, map[string]string{q.ID: "perhaps"}} {
+		w := ws.do(t, "POST", path, mustJSON(t, map[string]any{"answers": bad}), ada...)
+		if w.Code != 400 || decodeError(t, w).Fields["answers"] == "" {
+			t.Fatalf("refine with %v: %d %s", bad, w.Code, w.Body.String())
+		}
+	}
+	w = ws.do(t, "POST", path, mustJSON(t, map[string]any{"answers": map[string]string{q.ID: "yes"}}), ada...)
+	json.Unmarshal(w.Body.Bytes(), &got)
+	if w.Code != 200 || got.AIChecklist.Answers[q.ID] != ai.AnswerYes || len(got.AIChecklist.Questions) > ai.MaxQuestions {
+		t.Fatalf("change the answer: %d %s", w.Code, w.Body.String())
 	}
 	ws.do(t, "PATCH", fmt.Sprintf("/api/issues/%d/resolve", is.ID), `{"workingRecommendations":[]}`, ada...)
 	if w := ws.do(t, "POST", path, answer, ada...); w.Code != 409 {

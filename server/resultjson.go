@@ -94,8 +94,14 @@ func writeResult(c echo.Context, out resultJSON, enc encodedResult) error {
 		b = append(b, ']')
 	}
 	if len(out.Answers) > 0 {
-		answers, _ := json.Marshal(out.Answers) // a map of bools never fails
+		answers, _ := json.Marshal(out.Answers) // a map of strings never fails
 		b = append(append(b, `,"answers":`...), answers...)
+	}
+	// Which engine and model answered.
+	for _, f := range []struct{ name, v string }{{`,"engine":`, out.Engine}, {`,"model":`, out.Model}, {`,"fallbackFrom":`, out.FallbackFrom}} {
+		if f.v != "" {
+			b = appendJSONString(append(b, f.name...), f.v)
+		}
 	}
 	if out.RefineToken != "" {
 		b = appendJSONString(append(b, `,"refineToken":`...), out.RefineToken)

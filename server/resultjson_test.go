@@ -36,7 +36,7 @@ func TestResultBodyIsTheResultsJSON(t *testing.T) {
 		req := c.Request()
 		if i%3 == 0 {
 			for id := range engine.QuestionIDs() {
-				req.Answers = map[string]bool{id: i%2 == 0}
+				req.Answers = map[string]ai.Answer{id: []ai.Answer{ai.AnswerYes, ai.AnswerNo, ai.AnswerUnsure}[i/3%3]}
 				break
 			}
 		}
@@ -48,12 +48,14 @@ func TestResultBodyIsTheResultsJSON(t *testing.T) {
 	}
 	results = append(results,
 		&ai.Result{},
-		&ai.Result{Steps: []ai.Step{}, AdditionalTips: []string{}, Questions: []ai.Question{}, Answers: map[string]bool{}},
+		&ai.Result{Steps: []ai.Step{}, AdditionalTips: []string{}, Questions: []ai.Question{}, Answers: map[string]ai.Answer{}},
 		&ai.Result{Summary: "<script>alert(1)</script> & \u2028\u2029 \x00\x1f \"quoted\" \\ \xff\xfe é",
 			Steps:          []ai.Step{{Title: "<b>", Description: "a & b", Priority: "high"}, {}},
 			AdditionalTips: []string{"\t\n\r", "\u007f"},
 			Questions:      []ai.Question{{ID: "q<1>", Text: "Is it & so?"}},
-			Answers:        map[string]bool{"z": true, "a": false, "<m>": true}},
+			Answers:        map[string]ai.Answer{"z": ai.AnswerYes, "a": ai.AnswerNo, "<m>": ai.AnswerUnsure}},
+		&ai.Result{Summary: "s", Engine: ai.EngineOpenAI, Model: "qwen2.5:7b <&>"},
+		&ai.Result{Summary: "s", Engine: ai.EngineFallback, Model: "llama3.2-vision", FallbackFrom: ai.EngineOpenAI},
 	)
 	e := echo.New()
 	for i, res := range results {
@@ -135,6 +137,8 @@ func TestResultTypesAreTheOnesEncoded(t *testing.T) {
 	for typ, want := range map[reflect.Type][]string{
 		reflect.TypeFor[ai.Step]():     {`json:"title"`, `json:"description"`, `json:"priority"`},
 		reflect.TypeFor[ai.Question](): {`json:"id"`, `json:"text"`},
+		reflect.TypeFor[ai.Result](): {`json:"summary"`, `json:"steps"`, `json:"additionalTips"`, `json:"questions,omitempty"`,
+			`json:"answers,omitempty"`, `json:"engine,omitempty"`, `json:"model,omitempty"`, `json:"fallbackFrom,omitempty"`},
 	} {
 		var got []string
 		for f := range typ.Fields() {

@@ -124,6 +124,12 @@ func New(cfg *Config, d Deps) (*Server, error) {
 		csp.Connect = append(csp.Connect, "https://identitytoolkit.googleapis.com", "https://securetoken.googleapis.com", "https://www.googleapis.com")
 		csp.Frame = append(csp.Frame, "https://"+cfg.FirebaseAuthDomain)
 		csp.Img = append(csp.Img, "https://lh3.googleusercontent.com")
+		if cfg.FirebaseAuthEmulator != "" {
+			// The web app signs in against the emulator: its REST API and its sign-in frame.
+			rc.AuthEmulatorURL = "http://" + cfg.FirebaseAuthEmulator
+			csp.Connect = append(csp.Connect, rc.AuthEmulatorURL)
+			csp.Frame = append(csp.Frame, rc.AuthEmulatorURL)
+		}
 	default:
 		auth = s.local
 	}
@@ -199,6 +205,7 @@ func New(cfg *Config, d Deps) (*Server, error) {
 	sh := &shareAPI{store: d.Store, limiter: newFixedWindow(newLimitStates(d.Store, "share", d.Now), cfg.ShareRate, time.Hour, d.Now), signer: s.signer}
 	api.POST("/share-results", sh.create)
 	api.GET("/share/:shareId", sh.get)
+	app.guide, app.log = sh.guide, d.Logger
 
 	s.registerWorkspace(api, d)
 	s.registerBilling(api, d)

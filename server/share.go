@@ -5,9 +5,9 @@ import (
 	"crypto/rand"
 	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"regexp"
-	"sort"
 	"strings"
 
 	"github.com/labstack/echo/v4"
@@ -67,20 +67,24 @@ func (h *shareAPI) create(c echo.Context) error {
 	} else if !ok {
 		return apiErr(http.StatusBadRequest, "NOT_OUR_RESULT", "Only results made on this server can be shared here. Run the analysis again and share its result.")
 	}
-	// A guide shows the steps; the questions that narrowed them stay private.
+	// A guide shows the steps; the questions that narrowed them and which
+	// engine answered (not signed) stay private.
 	res.Questions, res.Answers = nil, nil
+	res.Engine, res.Model, res.FallbackFrom = "", "", ""
 	if ok, err := h.limiter.allow(c.Request().Context(), limiterKey("ip", clientIP(c))); err != nil {
 		return err
 	} else if !ok {
 		return apiErr(http.StatusTooManyRequests, CodeRateLimited, "You have created many share links in a short time. Please try again in an hour.")
 	}
-	if u := currentUser(c); u != nil {
-		printers, err := h.store.ListPrinters(c.Request().Context(), u.ID)
-		if err != nil {
+	var printers []store.Printer
+	u := currentUser(c)
+	if u != nil {
+		var err error
+		if printers, err = h.store.ListPrinters(c.Request().Context(), u.ID); err != nil {
 			return err
 		}
-		scrubOwner(&res, u, printers)
 	}
+	publicGuide(&res, u, printers)
 	// Only the result's own fields are kept: nothing else a client sent
 	// (owner, printer, photos) can reach the public page.
 	data, err := json.Marshal(res)
@@ -96,83 +100,36 @@ func (h *shareAPI) create(c echo.Context) error {
 
 func (h *shareAPI) get(c echo.Context) error {
 	c.Response().Header().Set("Referrer-Policy", "no-referrer")
-	id := c.Param("shareId")
-	if !shareIDPattern.MatchString(id) {
-		return notFoundErr("Shared troubleshooting guide")
-	}
-	sr, err := h.store.Share(c.Request().Context(), id)
+	sr, err := h.guide(c.Request().Context(), c.Param("shareId"))
 	if err != nil {
-		return storeErr(err, "Shared troubleshooting guide")
+		return err
 	}
-	// Shares stored while the sharer chose the title are shown under their
-	// summary's title too.
-	var data struct {
-		Summary string `json:"summary"`
-	}
-	_ = json.Unmarshal(sr.TroubleshootingData, &data) // stored by create: always a result
-	sr.Title = shareTitle(data.Summary)
 	c.Response().Header().Set("Cache-Control", "no-store")
 	return c.JSON(http.StatusOK, sr)
 }
 
-// ownerScrubber replaces what identifies a signed-in owner (display name,
-// email and its local part, the names and brands of their printers) with
-// neutral words, in any letter case, longest first so "Ender 3 V2" wins
-// over "Ender 3".
-func ownerScrubber(u *store.User, printers []store.Printer) func(string) string {
-	type pair struct{ from, to string }
-	var ps []pair
-	add := func(s, to string) {
-		if s = strings.TrimSpace(s); len([]rune(s)) >= 3 {
-			ps = append(ps, pair{s, to})
-		}
+// guide loads a shared guide as strangers read it. Guides stored before
+// the public wording and the server-made titles are shown the same way.
+func (h *shareAPI) guide(ctx context.Context, id string) (*store.SharedResult, error) {
+	if !shareIDPattern.MatchString(id) {
+		return nil, notFoundErr("Shared troubleshooting guide")
 	}
-	add(u.Email, "the maker")
-	if local, _, ok := strings.Cut(u.Email, "@"); ok {
-		add(local, "the maker")
+	sr, err := h.store.Share(ctx, id)
+	if err != nil {
+		return nil, storeErr(err, "Shared troubleshooting guide")
 	}
-	add(u.DisplayName, "the maker")
-	for _, w := range strings.Fields(u.DisplayName) {
-		add(w, "the maker")
+	var res ai.Result
+	if err := json.Unmarshal(sr.TroubleshootingData, &res); err != nil {
+		return nil, fmt.Errorf("shared guide %s: %w", id, err) // stored by create: always a result
 	}
-	for _, p := range printers {
-		add(p.Name, "the printer")
-		add(p.Brand, "the printer")
+	publicGuide(&res, nil, nil)
+	data, err := json.Marshal(res)
+	if err != nil {
+		return nil, err
 	}
-	if len(ps) == 0 {
-		return func(s string) string { return s }
-	}
-	sort.SliceStable(ps, func(i, j int) bool { return len(ps[i].from) > len(ps[j].from) })
-	to := map[string]string{}
-	alts := make([]string, len(ps))
-	for i, p := range ps {
-		alts[i] = regexp.QuoteMeta(p.from)
-		if _, ok := to[strings.ToLower(p.from)]; !ok {
-			to[strings.ToLower(p.from)] = p.to
-		}
-	}
-	re := regexp.MustCompile(`(?i)` + strings.Join(alts, "|"))
-	return func(s string) string {
-		return re.ReplaceAllStringFunc(s, func(m string) string {
-			if r, ok := to[strings.ToLower(m)]; ok {
-				return r
-			}
-			return "the maker"
-		})
-	}
-}
-
-// scrubOwner removes owner details from a result before it is published.
-func scrubOwner(res *ai.Result, u *store.User, printers []store.Printer) {
-	r := ownerScrubber(u, printers)
-	res.Summary = r(res.Summary)
-	for i := range res.Steps {
-		res.Steps[i].Title = r(res.Steps[i].Title)
-		res.Steps[i].Description = r(res.Steps[i].Description)
-	}
-	for i := range res.AdditionalTips {
-		res.AdditionalTips[i] = r(res.AdditionalTips[i])
-	}
+	sr.TroubleshootingData = store.JSON(data)
+	sr.Title = shareTitle(res.Summary)
+	return sr, nil
 }
 
 // shareTitle is the heading of a shared guide: the summary's first

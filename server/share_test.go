@@ -35,6 +35,8 @@ var goodResult = map[string]any{
 	},
 	"additionalTips": []string{"Store filament dry"},
 	"owner":          "maker@example.com",
+	// Not signed: which engine answered stays with the maker.
+	"engine": "openai", "model": "Visit evil.example", "fallbackFrom": "gemini",
 }
 
 func TestShareRoundTrip(t *testing.T) {
@@ -52,7 +54,8 @@ func TestShareRoundTrip(t *testing.T) {
 	if g.Code != 200 || g.Header().Get("Referrer-Policy") != "no-referrer" {
 		t.Fatalf("get: %d %v", g.Code, g.Header())
 	}
-	if strings.Contains(g.Body.String(), "maker@example.com") || !strings.Contains(g.Body.String(), "Dry the filament") {
+	if strings.Contains(g.Body.String(), "maker@example.com") || strings.Contains(g.Body.String(), "evil.example") ||
+		strings.Contains(g.Body.String(), `"engine"`) || !strings.Contains(g.Body.String(), "Dry the filament") {
 		t.Fatalf("shared body %s", g.Body.String())
 	}
 	if p := ts.do(t, "GET", "/share/"+created.ShareID, ""); p.Header().Get("Referrer-Policy") != "no-referrer" {

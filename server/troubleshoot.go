@@ -13,6 +13,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/layerfix/layerfix/ai"
+	"github.com/layerfix/layerfix/store"
 )
 
 // anonQuota is the store's anonymous allowance.
@@ -43,6 +44,21 @@ type troubleshootRequest struct {
 		Width  float64 `json:"width"`
 		Height float64 `json:"height"`
 	} `json:"screenDimensions"`
+}
+
+// bindAnalysis decodes a body that carries an anonymous analysis's inputs
+// (v embeds in) and checks them: a message per bad field, the attachments,
+// or the error to answer at once (bad JSON, attachments over their limit).
+func bindAnalysis(c echo.Context, v any, in *troubleshootRequest) (map[string]string, []store.Attachment, error) {
+	if err := bindJSON(c, v); err != nil {
+		return nil, nil, err
+	}
+	fields := in.validate()
+	atts, aerr := in.checkAttachments(fields)
+	if aerr != nil {
+		return nil, nil, aerr
+	}
+	return fields, atts, nil
 }
 
 // validate normalises the fields and returns a message per bad one.
@@ -84,13 +100,9 @@ func (t *troubleshootAPI) troubleshoot(c echo.Context) (err error) {
 	}
 	defer release()
 	var in troubleshootRequest
-	if err := bindJSON(c, &in); err != nil {
+	fields, atts, err := bindAnalysis(c, &in, &in)
+	if err != nil {
 		return err
-	}
-	fields := in.validate()
-	atts, aerr := in.checkAttachments(fields)
-	if aerr != nil {
-		return aerr
 	}
 	// Only headers are read before the credit: an over-limit client never
 	// gets a pixel decoded.
@@ -147,10 +159,10 @@ func (t *troubleshootAPI) troubleshoot(c echo.Context) (err error) {
 	if out.Signature, err = t.signer.signEncoded(ctx, enc); err != nil {
 		return err
 	}
-	if len(res.Questions) > 0 && t.refiner != nil {
-		if out.RefineToken, err = t.refineToken(ctx, req); err != nil {
-			return err
-		}
+	// The token binds the inputs: with it the maker narrows the result down
+	// (when it has questions) or saves it to the account they sign up for.
+	if out.RefineToken, err = t.refineToken(ctx, req); err != nil {
+		return err
 	}
 	return writeResult(c, out, enc)
 }
@@ -171,8 +183,12 @@ func (t *troubleshootAPI) refund(ctx context.Context, now time.Time, keys ...str
 // is a 503 naming it, so the app shows SPEC section 8's text.
 func analysisErr(err error) error {
 	if errors.Is(err, ai.ErrUnavailable) {
+		provider := "Gemini"
+		if pe := (*ai.ProviderError)(nil); errors.As(err, &pe) && pe.Engine == ai.EngineOpenAI {
+			provider = "the model " + pe.Model
+		}
 		return &APIError{Status: http.StatusServiceUnavailable, Code: CodeAIUnavailable,
-			Message: "The AI provider (Gemini) is currently unavailable. AI analysis service is currently unavailable. Please try again later."}
+			Message: "The AI provider (" + provider + ") is currently unavailable. AI analysis service is currently unavailable. Please try again later."}
 	}
 	if errors.Is(err, context.Canceled) {
 		return apiErr(499, "CLIENT_CLOSED", "The request was cancelled.")
@@ -207,10 +223,14 @@ func limitMessage(limit int, now time.Time) string {
 }
 
 func (t *troubleshootAPI) publicUsage(c echo.Context) error {
-	n, err := t.quota.AnonymousUsage(c.Request().Context(), clientIP(c), t.now())
+	now := t.now()
+	n, err := t.quota.AnonymousUsage(c.Request().Context(), clientIP(c), now)
 	if err != nil {
 		return err
 	}
 	c.Response().Header().Set("Cache-Control", "no-store")
-	return c.JSON(http.StatusOK, map[string]int{"currentUsage": n})
+	return c.JSON(http.StatusOK, struct {
+		CurrentUsage int    `json:"currentUsage"`
+		ResetsAt     string `json:"resetsAt"` // when this month's free analyses return
+	}{n, nextMonth(now).Format(time.RFC3339)})
 }

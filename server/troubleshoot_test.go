@@ -182,7 +182,8 @@ func TestAnonymousQuotaOverHTTP(t *testing.T) {
 	if w.Code != 429 || e.Code != "PUBLIC_USAGE_LIMIT_EXCEEDED" || !strings.Contains(e.Message, "reset on December 1, 2026") {
 		t.Fatalf("limit: %d %+v", w.Code, e)
 	}
-	if w := ts.do(t, "GET", "/api/public-usage", ""); w.Body.String() != "{\"currentUsage\":3}\n" {
+	// The limit screen says when the credits return.
+	if w := ts.do(t, "GET", "/api/public-usage", ""); w.Body.String() != "{\"currentUsage\":3,\"resetsAt\":\"2026-12-01T00:00:00Z\"}\n" {
 		t.Fatalf("public usage %q", w.Body.String())
 	}
 	// Another IP is unaffected.

@@ -34,6 +34,7 @@ const (
 	maxResolution    = 1000
 	maxShareTitle    = 200
 	shareTitleSource = 50
+	shareDescription = 200 // a shared guide's link preview: the summary's start
 )
 
 // issueFields are the analysis inputs common to both forms.

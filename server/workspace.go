@@ -21,9 +21,12 @@ func (s *Server) registerWorkspace(api *echo.Group, d Deps) {
 	ph := &photosAPI{store: d.Store, blobs: blobs, basePath: s.cfg.BasePath, now: s.now, log: s.log, keys: s.signer.keys, metrics: s.metrics}
 	s.photos = ph
 	pr := &printersAPI{store: d.Store, now: s.now, hostKeys: hostKeys{keys: s.signer.keys}, link: newPrinterLink(s.cfg, d.Store, s.now, s.log)}
-	is := &issuesAPI{store: d.Store, photos: ph, blobs: blobs, analyzer: d.Analyzer,
+	diagnoser, _ := d.Refiner.(Diagnoser)
+	is := &issuesAPI{store: d.Store, photos: ph, blobs: blobs, analyzer: d.Analyzer, diagnoser: diagnoser,
 		limits: s.cfg.TierLimits, now: s.now, log: s.log, learn: s.learn, refiner: d.Refiner, signer: s.signer,
-		netLimit: s.cfg.NetworkLimit, requireVerified: s.cfg.RequireVerified}
+		netLimit: s.cfg.NetworkLimit, requireVerified: s.cfg.RequireVerified,
+		saved:    newFixedWindow(newLimitStates(d.Store, "saved-analysis", s.now), 1, refineTokenLife, s.now),
+		operator: s.cfg.OperatorName, contact: s.cfg.ContactEmail}
 
 	api.GET("/printers", pr.list)
 	api.POST("/printers", pr.create)
@@ -35,6 +38,7 @@ func (s *Server) registerWorkspace(api *echo.Group, d Deps) {
 
 	api.GET("/issues", is.list)
 	api.POST("/issues", is.create)
+	api.POST("/issues/from-analysis", is.saveAnalysis)
 	api.GET("/issues/export", is.export)
 	api.GET("/issues/summary", is.summary)
 	api.GET("/issues/:id", is.get)

@@ -11,9 +11,9 @@ import (
 
 // IssueFilter narrows a maker's issue log; zero values mean "any".
 type IssueFilter struct {
-	Status   string // pending, in-progress, resolved, or "open" (not resolved)
-	Printer  string // printer name; "Unknown Printer" is an issue with no printer
-	Category string
+	Status   string    // pending, in-progress, resolved, or "open" (not resolved)
+	Printer  string    // printer name; "Unknown Printer" is an issue with no printer
+	Category string    // the shown category (ShownCategory)
 	From, To time.Time // created at, inclusive
 	Text     string    // in the description or the resolution notes
 }
@@ -44,7 +44,7 @@ func (s *Store) filtered(ctx context.Context, userID int64, f IssueFilter) (q *g
 		q = q.Where("printers.name = ?", f.Printer)
 	}
 	if f.Category != "" {
-		q = q.Where("issues.category = ?", f.Category)
+		q = q.Where(shownCategorySQL+" = ?", f.Category)
 	}
 	if !f.From.IsZero() {
 		q = q.Where("issues.created_at >= ?", f.From.UTC())

@@ -19,6 +19,23 @@ const (
 // ErrWrongState is returned when an issue's status forbids the change.
 var ErrWrongState = errors.New("wrong state")
 
+// CategoryOther is the default tile: the maker did not choose a category.
+const CategoryOther = "other"
+
+// ShownCategory is the category an issue is listed, badged and counted
+// under: the maker's choice where they made one, else the diagnosed one,
+// else "other".
+func ShownCategory(chosen string, diagnosed *string) string {
+	if (chosen == "" || chosen == CategoryOther) && diagnosed != nil && *diagnosed != "" {
+		return *diagnosed
+	}
+	return chosen
+}
+
+// shownCategorySQL is ShownCategory in SQL.
+const shownCategorySQL = `(CASE WHEN issues.category IN ('', 'other') AND COALESCE(issues.diagnosed_category, '') <> ''
+  THEN issues.diagnosed_category ELSE issues.category END)`
+
 // IssueView is an issue with its printer's name and brand; both are nil
 // when the printer was deleted.
 type IssueView struct {
@@ -138,12 +155,12 @@ WHERE id = ? AND user_id = ?`, StringList(titles), start, StatusPending, StatusI
 }
 
 // SetChecklist replaces the analysis of the user's unresolved issue (a
-// narrowed-down re-ranking). A missing or foreign issue gives ErrNotFound, a
-// resolved one ErrWrongState.
-func (s *Store) SetChecklist(ctx context.Context, userID, id int64, checklist JSON) error {
+// narrowed-down re-ranking) and the category it diagnosed. A missing or
+// foreign issue gives ErrNotFound, a resolved one ErrWrongState.
+func (s *Store) SetChecklist(ctx context.Context, userID, id int64, checklist JSON, diagnosed *string) error {
 	res := s.writer(ctx).Model(&Issue{}).
 		Where("id = ? AND user_id = ? AND status IN ?", id, userID, []string{StatusPending, StatusInProgress}).
-		Update("ai_checklist", checklist)
+		Updates(map[string]any{"ai_checklist": checklist, "diagnosed_category": diagnosed})
 	if res.Error != nil {
 		return fmt.Errorf("save analysis of issue %d: %w", id, res.Error)
 	}
@@ -212,6 +229,8 @@ func (s *Store) PrinterHistory(ctx context.Context, userID, printerID int64, lim
 
 // IssueFacet counts the issues of one printer with one category and status
 // created in one calendar month (UTC): what the per-printer statistics need.
+// The category is the shown one (ShownCategory); one printer, status and
+// month can have several facets with the same shown category.
 type IssueFacet struct {
 	PrinterID *int64
 	Category  string
@@ -231,15 +250,16 @@ func (s *Store) IssueFacets(ctx context.Context, userID int64) ([]IssueFacet, er
 		month = "to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM')"
 	}
 	var rows []struct {
-		PrinterID *int64
-		Category  string
-		Status    string
-		Month     string
-		N         int
+		PrinterID         *int64
+		Category          string
+		DiagnosedCategory *string
+		Status            string
+		Month             string
+		N                 int
 	}
 	err := s.reader(ctx).Model(&Issue{}).
-		Select("printer_id, category, status, "+month+" AS month, COUNT(*) AS n").
-		Where("user_id = ?", userID).Group("printer_id, category, status, month").Scan(&rows).Error
+		Select("printer_id, category, diagnosed_category, status, "+month+" AS month, COUNT(*) AS n").
+		Where("user_id = ?", userID).Group("printer_id, category, diagnosed_category, status, month").Scan(&rows).Error
 	if err != nil {
 		return nil, fmt.Errorf("issue facets of user %d: %w", userID, err)
 	}
@@ -249,7 +269,8 @@ func (s *Store) IssueFacets(ctx context.Context, userID int64) ([]IssueFacet, er
 		if err != nil {
 			return nil, fmt.Errorf("issue facets of user %d: month %q: %w", userID, r.Month, err)
 		}
-		out = append(out, IssueFacet{PrinterID: r.PrinterID, Category: r.Category, Status: r.Status, CreatedAt: m, Count: r.N})
+		out = append(out, IssueFacet{PrinterID: r.PrinterID, Category: ShownCategory(r.Category, r.DiagnosedCategory),
+			Status: r.Status, CreatedAt: m, Count: r.N})
 	}
 	return out, nil
 }

@@ -66,10 +66,13 @@ type Printer struct {
 
 // Issue is a saved troubleshooting request and its analysis.
 type Issue struct {
-	ID                     int64      `gorm:"primaryKey" json:"id"`
-	UserID                 int64      `json:"userId"`
-	PrinterID              *int64     `json:"printerId"`
-	Category               string     `json:"category"`
+	ID        int64  `gorm:"primaryKey" json:"id"`
+	UserID    int64  `json:"userId"`
+	PrinterID *int64 `json:"printerId"`
+	Category  string `json:"category"` // the maker's choice
+	// DiagnosedCategory is the category the analysis found; nil when it
+	// found none or the issue predates it. ShownCategory picks between them.
+	DiagnosedCategory      *string    `gorm:"column:diagnosed_category" json:"diagnosedCategory"`
 	Description            string     `json:"description"`
 	Material               *string    `json:"material"`
 	NozzleTemp             *float64   `json:"nozzleTemp"`

@@ -275,3 +275,39 @@ func TestFirebaseUpsertAdoptsOnlyVerifiedEmails(t *testing.T) {
 		}
 	})
 }
+
+// TestTransferOnlyEarlierAnonymousUse: a new account takes over the
+// anonymous analyses its maker made before signing up, never those its
+// network made after the account existed.
+func TestTransferOnlyEarlierAnonymousUse(t *testing.T) {
+	eachStore(t, func(t *testing.T, s *Store) {
+		ctx := context.Background()
+		t0 := time.Date(2026, 11, 10, 12, 0, 0, 0, time.UTC)
+		const window = time.Hour
+		newUser := func(email string, at time.Time) int64 {
+			u := &User{Email: email, CreatedAt: at}
+			if err := s.CreateUser(ctx, u); err != nil {
+				t.Fatal(err)
+			}
+			return u.ID
+		}
+		use := func(ip string, at time.Time) {
+			if ok, err := s.ConsumeAnonymous(ctx, ip, at, 3); err != nil || !ok {
+				t.Fatalf("anonymous use: %v %v", ok, err)
+			}
+		}
+		// Signed up at 12:00, a stranger on the same IP analysed at 12:20, the
+		// account signs in at 12:30: none of it is the account's.
+		early := newUser("early@example.com", t0)
+		use("203.0.113.50", t0.Add(20*time.Minute))
+		use("203.0.113.50", t0.Add(21*time.Minute))
+		if n, err := s.TransferAnonymous(ctx, early, "203.0.113.50", t0.Add(30*time.Minute), window); err != nil || n != 0 {
+			t.Fatalf("account older than the use: transferred %d, %v", n, err)
+		}
+		// The uses stay with the IP for the maker who did make them.
+		late := newUser("late@example.com", t0.Add(25*time.Minute))
+		if n, err := s.TransferAnonymous(ctx, late, "203.0.113.50", t0.Add(26*time.Minute), window); err != nil || n != 2 {
+			t.Fatalf("account made after the use: transferred %d, %v", n, err)
+		}
+	})
+}

@@ -370,8 +370,12 @@ func (s *Store) TransferAnonymous(ctx context.Context, userID int64, ip string, 
 		if err := tx.Exec(`UPDATE users SET usage_transfer_period = ? WHERE id = ?`, period, userID).Error; err != nil {
 			return err
 		}
+		// Only analyses made before the account existed are its maker's: a
+		// use after that came from someone else on the network (its maker was
+		// signed in by then), so a record used since is not transferred.
 		res := tx.Exec(`UPDATE anonymous_usage SET transferred = TRUE
-WHERE ip_address = ? AND month = ? AND year = ? AND transferred = FALSE AND usage_count > 0`, ip, int(now.Month()), now.Year())
+WHERE ip_address = ? AND month = ? AND year = ? AND transferred = FALSE AND usage_count > 0 AND last_used <= ?`,
+			ip, int(now.Month()), now.Year(), u.CreatedAt.UTC())
 		if res.Error != nil || res.RowsAffected == 0 {
 			return res.Error
 		}

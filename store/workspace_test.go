@@ -154,6 +154,81 @@ func TestPhotosAndServerKey(t *testing.T) {
 	})
 }
 
+// The diagnosed category is stored beside the chosen one; lists, filters and
+// statistics use the maker's choice where they made one, else the diagnosis.
+func TestDiagnosedCategory(t *testing.T) {
+	eachStore(t, func(t *testing.T, s *Store) {
+		ctx := context.Background()
+		ada := newUser(t, s, "ada@example.com")
+		p := &Printer{UserID: ada.ID, Name: "Mk4", Brand: "Prusa", NozzleSize: 0.4, FilamentDiameter: 1.75}
+		s.CreatePrinter(ctx, p)
+		clog := "extrusion-issues"
+		mk := func(chosen string, diagnosed *string) *Issue {
+			is := &Issue{UserID: ada.ID, PrinterID: &p.ID, Category: chosen, DiagnosedCategory: diagnosed, Description: chosen}
+			if err := s.CreateIssue(ctx, is); err != nil {
+				t.Fatal(err)
+			}
+			return is
+		}
+		diagnosedClog := mk("other", &clog) // left on "Other": shows the clog
+		chosen := mk("stringing", &clog)    // the maker's choice wins
+		undiagnosed := mk("other", nil)     // nothing diagnosed (or saved before it was)
+		for cat, want := range map[string][]int64{
+			"extrusion-issues": {diagnosedClog.ID},
+			"stringing":        {chosen.ID},
+			"other":            {undiagnosed.ID},
+		} {
+			got, _, total, err := s.IssuePage(ctx, ada.ID, IssueFilter{Category: cat}, nil, 10)
+			if err != nil || total != int64(len(want)) || len(got) != len(want) || got[0].ID != want[0] {
+				t.Fatalf("category %s: %d issues %+v, %v", cat, total, got, err)
+			}
+		}
+		counts := func() map[string]int {
+			f, err := s.IssueFacets(ctx, ada.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out := map[string]int{}
+			for _, x := range f {
+				out[x.Category] += x.Count
+			}
+			return out
+		}
+		if c := counts(); c["extrusion-issues"] != 1 || c["stringing"] != 1 || c["other"] != 1 {
+			t.Fatalf("facets by category %v", c)
+		}
+		// A narrowed-down analysis diagnoses again.
+		heat := "heating-issues"
+		if err := s.SetChecklist(ctx, ada.ID, undiagnosed.ID, JSON(`{"summary":"s"}`), &heat); err != nil {
+			t.Fatal(err)
+		}
+		v, err := s.IssueByID(ctx, ada.ID, undiagnosed.ID)
+		if err != nil || v.DiagnosedCategory == nil || *v.DiagnosedCategory != heat || v.Category != "other" {
+			t.Fatalf("after refine: %+v %v", v, err)
+		}
+		if c := counts(); c["heating-issues"] != 1 || c["other"] != 0 {
+			t.Fatalf("facets after refine %v", c)
+		}
+	})
+}
+
+func TestShownCategory(t *testing.T) {
+	clog := "extrusion-issues"
+	empty := ""
+	for _, tc := range []struct {
+		chosen    string
+		diagnosed *string
+		want      string
+	}{
+		{"other", &clog, clog}, {"", &clog, clog}, {"stringing", &clog, "stringing"},
+		{"other", nil, "other"}, {"other", &empty, "other"}, {"warping", nil, "warping"},
+	} {
+		if got := ShownCategory(tc.chosen, tc.diagnosed); got != tc.want {
+			t.Errorf("ShownCategory(%q, %v) = %q, want %q", tc.chosen, tc.diagnosed, got, tc.want)
+		}
+	}
+}
+
 func TestPrinterHostIsStoredAndUpdated(t *testing.T) {
 	eachStore(t, func(t *testing.T, s *Store) {
 		ctx := context.Background()

@@ -181,7 +181,7 @@ describe('attachments', () => {
         ['M503.txt', 'Marlin M503 settings'],
       ],
     );
-    await page.waitForURL('**/troubleshooting-results');
+    await page.waitForURL(/\/issues\/\d+$/);
     await page.getByRole('heading', { name: 'Issue Analysis' }).waitFor({ timeout: 20_000 });
     await namesTheFact(page, 'saved-step');
     await attachedFiles(page);
@@ -205,7 +205,7 @@ describe('attachments', () => {
     // Opened again from the issue log, the issue names its files.
     await page.goto(`${base}/issues`);
     await page.getByTestId('issue-card').first().click();
-    await page.waitForURL('**/troubleshooting-results');
+    await page.waitForURL(/\/issues\/\d+$/);
     await namesTheFact(page, 'reopened-step');
     const listed = await attachedFiles(page);
     assert.match(listed, /Klipper log/);

@@ -42,7 +42,7 @@ describe('diagnosis', () => {
       await page.waitForFunction((want) => document.querySelector('[role="combobox"]')?.textContent?.includes(want), `${printer} (${brand})`);
       await page.getByLabel('Detailed Description').fill(description);
       await page.getByRole('button', { name: 'Analyze Issue' }).click();
-      await page.waitForURL('**/troubleshooting-results');
+      await page.waitForURL(/\/issues\/\d+$/);
       try {
         await page.getByRole('heading', { name: 'Issue Analysis' }).waitFor({ timeout: 20_000 });
       } catch (err) {
@@ -90,11 +90,16 @@ describe('diagnosis', () => {
       ['bambu-p1s.3mf', 'Bambu Studio', '250'],
       ['orca-ender3.gcode', 'OrcaSlicer', '205'],
     ]) {
+      // Each file on a fresh form: the draft would otherwise keep the fields the
+      // previous file filled and this one does not have.
+      await page.goto(`${base}/`);
+      await page.evaluate(() => sessionStorage.clear());
       await page.goto(`${base}/`);
       await present(page);
       await page.getByTestId('credits-badge').waitFor();
       await page.getByTestId('sliced-file-input').setInputFiles(path.join(fixtures, file));
-      const read = page.getByTestId('sliced-settings');
+      // The form may show the previous file's settings from the draft: wait for this file's.
+      const read = page.getByTestId('sliced-settings').filter({ hasText: `${file} (${slicer})` });
       await read.waitFor();
       assert.match(await read.innerText(), new RegExp(`${file.replace('.', '\\.')} \\(${slicer}\\)`));
       assert.equal(await page.getByLabel('Nozzle Temperature').inputValue(), nozzle, `${file}: nozzle temperature`);

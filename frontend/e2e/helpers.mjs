@@ -1,7 +1,8 @@
 // Shared e2e helpers: one real server and one browser per test file, sign-up and sign-in, and a
 // generated PNG, so the test files hold only their flows.
 import assert from 'node:assert/strict';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { after, before } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -14,13 +15,14 @@ export const resultsDir = path.resolve(path.dirname(fileURLToPath(import.meta.ur
 
 /**
  * Call inside describe(): starts the real binary and a browser before the suite and stops both
- * after it. Returns { server, browser }, filled in once the suite starts.
+ * after it. Returns { server, browser }, filled in once the suite starts. `serverOptions` go to
+ * startServer (e.g. { env: { LAYERFIX_TIER_LIMITS: 'free=20' } }).
  */
-export function useServerAndBrowser() {
+export function useServerAndBrowser(serverOptions) {
   const env = { server: undefined, browser: undefined };
   before(async () => {
     await mkdir(resultsDir, { recursive: true });
-    env.server = await startServer();
+    env.server = await startServer(serverOptions);
     env.browser = await launchBrowser();
   });
   after(async () => {
@@ -30,14 +32,16 @@ export function useServerAndBrowser() {
   return env;
 }
 
-/** Creates a local account through the API (201 expected). */
+/** Creates a local account through the API (201 expected); returns its session ({ token, ... }). */
 export async function signUpViaApi(baseURL, { email, password, displayName }) {
   const res = await fetch(`${baseURL}/api/auth/signup`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
     body: JSON.stringify({ email, password, displayName }),
   });
-  assert.equal(res.status, 201, await res.text());
+  const text = await res.text();
+  assert.equal(res.status, 201, text);
+  return JSON.parse(text);
 }
 
 /** Fills and sends the sign-in form of /login; the caller waits for the outcome. */
@@ -88,4 +92,14 @@ export async function present(page) {
     await page.mouse.move(1 + (i % 2), 1);
     await page.waitForTimeout(50);
   }
+}
+
+const axeSource = await readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** axe-core's violations on the page, one line each. */
+export async function axeViolations(page) {
+  // Evaluated through the DevTools protocol: the page's CSP allows no inline script.
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource);
+  const result = await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
+  return result.violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }

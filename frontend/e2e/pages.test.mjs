@@ -2,14 +2,10 @@
 // them over without moving anything, and axe-core finds no violations on any screen, signed in
 // and out, light and dark.
 import assert from 'node:assert/strict';
-import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { describe, test } from 'node:test';
 import { newPage } from './browser.mjs';
-import { signIn, signUpViaApi, useServerAndBrowser } from './helpers.mjs';
+import { axeViolations, signIn, signUpViaApi, useServerAndBrowser } from './helpers.mjs';
 
-const require = createRequire(import.meta.url);
-const axeSource = await readFile(require.resolve('axe-core/axe.min.js'), 'utf8');
 
 // The prerendered screens and a text each one shows in its HTML, before any JavaScript.
 const PRERENDERED = [
@@ -30,13 +26,6 @@ function layout() {
       const text = e.children.length ? '' : e.textContent;
       return `${e.tagName} ${Math.round(r.x)},${Math.round(r.y)} ${Math.round(r.width)}x${Math.round(r.height)} ${text}`;
     });
-}
-
-async function axeViolations(page) {
-  // Evaluated through the DevTools protocol: the page's CSP allows no inline script.
-  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource);
-  const result = await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
-  return result.violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
 
 describe('pages on a phone', () => {
@@ -92,7 +81,19 @@ describe('pages on a phone', () => {
 
   test('axe-core finds no violations on any screen, signed out and in, light and dark', async () => {
     const email = `axe-${Date.now()}@example.com`;
-    await signUpViaApi(env.server.baseURL, { email, password: 'correct horse 12', displayName: 'Axe Maker' });
+    const { token } = await signUpViaApi(env.server.baseURL, { email, password: 'correct horse 12', displayName: 'Axe Maker' });
+    // A saved issue, for its own page and a list with the search and filters.
+    const post = async (url, body) => {
+      const res = await fetch(env.server.baseURL + url, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
+        body: JSON.stringify(body),
+      });
+      assert.equal(res.status, 201);
+      return res.json();
+    };
+    const printer = await post('/api/printers', { name: 'Axe Printer', brand: 'Prusa MK4' });
+    const saved = await post('/api/issues', { printerId: printer.id, category: 'other', description: 'The nozzle is clogged: nothing comes out and the extruder clicks.' });
     const found = [];
     for (const scheme of ['light', 'dark']) {
       const { page } = await newPage(env.browser.context, { width: 390, height: 844 });
@@ -124,10 +125,13 @@ describe('pages on a phone', () => {
       }
       // Signed in.
       await signIn(page, env.server.baseURL, email, 'correct horse 12');
-      await page.getByRole('heading', { name: /Welcome back/ }).waitFor({ timeout: 15_000 });
+      // (The sign-in screen's own heading is "Welcome Back": wait for the dashboard's.)
+      await page.waitForURL('**/dashboard', { timeout: 15_000 });
+      await page.getByRole('heading', { name: /Welcome/ }).waitFor({ timeout: 15_000 });
       await check('/dashboard');
       await visit('/report-issue', /Report an Issue/);
       await visit('/issues', /All Issues/);
+      await visit(`/issues/${saved.id}`, 'Issue Analysis');
       await visit('/pricing', /Choose your plan/);
       await visit('/account', 'Your Account');
       await page.getByRole('button', { name: 'Delete my account' }).click();

@@ -39,7 +39,7 @@ describe('signed-in workspace', () => {
     await page.locator('input[name="confirmPassword"]').fill(OWNER.password);
     await page.getByRole('button', { name: 'Create Account' }).click();
     await page.waitForURL('**/dashboard', { timeout: 15_000 });
-    await page.getByRole('heading', { name: 'Welcome back, Ada!' }).waitFor();
+    await page.getByRole('heading', { name: 'Welcome, Ada!' }).waitFor(); // the account's first dashboard
     await page.getByText('No issues reported yet').waitFor();
     await page.getByRole('button', { name: 'View Plans' }).or(page.getByRole('link', { name: 'View Plans' })).first().waitFor();
 
@@ -93,7 +93,7 @@ describe('signed-in workspace', () => {
     await page.getByRole('button', { name: 'Analyze Issue' }).click();
     assert.equal((await uploaded).status(), 200);
     assert.equal((await created).status(), 201);
-    await page.waitForURL('**/troubleshooting-results');
+    await page.waitForURL(/\/issues\/\d+$/);
     await page.getByRole('heading', { name: 'Issue Analysis' }).waitFor({ timeout: 20_000 });
 
     // The saved issue shows its photo from the env.server.
@@ -169,7 +169,7 @@ describe('signed-in workspace', () => {
     await page.getByText('No Issues Match Filters').waitFor();
     await page.getByRole('button', { name: 'Clear Filters' }).click();
     await page.getByTestId('issue-card').first().click();
-    await page.waitForURL('**/troubleshooting-results');
+    await page.waitForURL(/\/issues\/\d+$/);
     await page.getByTestId('resolved-indicator').waitFor();
     assert.deepEqual(errors, []);
 

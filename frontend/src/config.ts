@@ -15,6 +15,8 @@ export interface RuntimeConfig {
   basePath: string;
   authMode: AuthMode;
   firebase: FirebaseWebConfig | null;
+  /** The Firebase Auth emulator to sign in against (demo projects only); '' in production. */
+  authEmulatorUrl: string;
   stripePublishableKey: string;
   billingEnabled: boolean;
   gaMeasurementId: string;
@@ -33,6 +35,7 @@ export const defaultConfig: RuntimeConfig = {
   basePath: '',
   authMode: 'local',
   firebase: null,
+  authEmulatorUrl: '',
   stripePublishableKey: '',
   billingEnabled: false,
   gaMeasurementId: '',
@@ -81,6 +84,7 @@ export function parseConfig(raw: string | null | undefined): RuntimeConfig {
             appId: str(fb.appId, ''),
           }
         : null,
+    authEmulatorUrl: str(data.authEmulatorUrl, ''),
     stripePublishableKey: str(data.stripePublishableKey, ''),
     billingEnabled: data.billingEnabled === true,
     gaMeasurementId: str(data.gaMeasurementId, ''),

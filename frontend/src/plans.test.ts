@@ -23,11 +23,18 @@ describe('buildPlans', () => {
     expect(plans.map((p) => p.name)).toEqual(['Free', 'Hobby', 'Pro', 'Print Farm']);
   });
 
-  it('marks Hobby popular and follow-up questions coming soon for Pro and Print Farm only', () => {
+  it('marks Hobby popular; every plan lists the same features, nothing "coming soon"', () => {
     const plans = buildPlans([], {});
     expect(plans.filter((p) => p.popular).map((p) => p.tier)).toEqual(['hobby']);
-    const soon = plans.filter((p) => p.features.some((f) => f.label === 'Follow-up questions' && f.comingSoon));
-    expect(soon.map((p) => p.tier)).toEqual(['pro', 'farm']);
+    const labels = plans.map((p) => p.features.map((f) => f.label).join('|'));
+    expect(new Set(labels).size).toBe(1);
+    expect(labels[0]).not.toMatch(/follow-up|coming soon/i);
+  });
+
+  it('promises the narrow-it-down questions only when the built-in engine answers', () => {
+    const ask = (gemini: boolean) => features('pro', gemini).some((f) => /Narrow-it-down questions/.test(f.label));
+    expect(ask(false)).toBe(true);
+    expect(ask(true)).toBe(false);
   });
 
   it('formats prices', () => {

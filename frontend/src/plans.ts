@@ -19,7 +19,6 @@ export const DEFAULT_MONTHLY_LIMIT = 3;
 
 export interface PlanFeature {
   label: string;
-  comingSoon?: boolean;
 }
 
 export interface Plan {
@@ -39,16 +38,17 @@ const TAGLINES: Record<Tier, string> = {
   farm: 'For print farms and makerspaces.',
 };
 
-// features lists what a plan includes on this server: photos are promised as analysed only when
-// the server analyses them (the Gemini engine is configured).
-export function features(tier: Tier, imageAnalysis = config.imageAnalysis): PlanFeature[] {
+// features lists what every plan includes on this server (plans differ in their monthly issues):
+// photos are promised as analysed only when the server analyses them (the Gemini engine is
+// configured), and the narrow-it-down questions only when the built-in engine answers, which is
+// the engine that asks them.
+export function features(_tier: Tier, imageAnalysis = config.imageAnalysis): PlanFeature[] {
   const list: PlanFeature[] = [
     { label: 'AI diagnosis with prioritized fixes' },
     { label: imageAnalysis ? 'Photo upload and image analysis' : 'Photo upload with every issue' },
-    { label: 'Printer profiles and issue history' },
-    { label: 'Shareable result links' },
   ];
-  if (tier === 'pro' || tier === 'farm') list.push({ label: 'Follow-up questions', comingSoon: true });
+  if (!imageAnalysis) list.push({ label: 'Narrow-it-down questions that reorder the fixes, at no credit' });
+  list.push({ label: 'Printer profiles and issue history' }, { label: 'Shareable result links' });
   return list;
 }
 

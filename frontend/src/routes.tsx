@@ -1,30 +1,11 @@
 // The route table of SPEC section 2, and the screens behind it. Every screen but the landing one
 // loads on demand; a screen can be loaded ahead (preloadRoute) so a prerendered page is replaced by
-// the same screen in one commit, with no loader in between.
-import { lazy, type ComponentType, type ReactElement } from 'react';
+// the same screen in one commit, with no loader in between (lazyPage.tsx).
+import type { ComponentType, ReactElement } from 'react';
 import { matchPath } from 'react-router-dom';
 import { ProtectedRoute } from './auth/ProtectedRoute';
 import Home from './pages/Home';
-
-interface Page {
-  (): ReactElement;
-  preload(): Promise<void>;
-}
-
-/** A lazily loaded screen that renders at once, without suspending, once preloaded. */
-export function lazyPage(load: () => Promise<{ default: ComponentType }>): Page {
-  let loaded: ComponentType | null = null;
-  const Lazy = lazy(load);
-  const page = () => {
-    const Loaded = loaded;
-    return Loaded ? <Loaded /> : <Lazy />;
-  };
-  page.preload = () =>
-    load().then((m) => {
-      loaded = m.default;
-    });
-  return page;
-}
+import { lazyPage, ResultsPage, type Page } from './lazyPage';
 
 function eager(C: ComponentType): Page {
   const page = () => <C />;
@@ -43,7 +24,8 @@ const Dashboard = lazyPage(() => import('./pages/Dashboard'));
 const ReportIssue = lazyPage(() => import('./pages/ReportIssue'));
 const Issues = lazyPage(() => import('./pages/Issues'));
 const Account = lazyPage(() => import('./pages/Account'));
-const TroubleshootingResults = lazyPage(() => import('./pages/TroubleshootingResults'));
+const TroubleshootingResults = ResultsPage;
+const IssueResults = lazyPage(() => import('./pages/IssueResults'));
 const SharedGuide = lazyPage(() => import('./pages/SharedGuide'));
 const NotFound = lazyPage(() => import('./pages/NotFound'));
 
@@ -66,6 +48,7 @@ export const routes: RouteDef[] = [
   { path: '/dashboard', page: Dashboard, signedIn: true },
   { path: '/report-issue', page: ReportIssue, signedIn: true },
   { path: '/issues', page: Issues, signedIn: true },
+  { path: '/issues/:id', page: IssueResults, signedIn: true },
   { path: '/account', page: Account, signedIn: true },
   { path: '/troubleshooting-results', page: TroubleshootingResults },
   { path: '/share/:shareId', page: SharedGuide },

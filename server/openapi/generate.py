@@ -17,8 +17,15 @@ schemas = {
   "Error": obj({"error": obj({"code": S, "message": S, "fields": {"type": "object", "additionalProperties": S}}, ["code", "message"])}, ["error"]),
   "Step": obj({"title": S, "description": S, "priority": {"enum": ["high", "medium", "low"]}}, ["title", "description", "priority"]),
   "Question": obj({"id": S, "text": S}),
-  "AIResult": obj({"summary": S, "steps": arr(ref("Step")), "additionalTips": arr(S), "questions": arr(ref("Question")),
-                   "answers": {"type": "object", "additionalProperties": B}, "refineToken": S,
+  "Answers": {"type": "object", "maxProperties": 2, "additionalProperties": {"enum": ["yes", "no", "unsure"]},
+              "description": "narrow-it-down answers by question id (true and false still read as yes and no)"},
+  "AIResult": obj({"summary": S, "steps": arr(ref("Step")), "additionalTips": arr(S),
+                   "questions": {"type": "array", "maxItems": 2, "items": ref("Question"), "description": "at most two, answered ones first"},
+                   "answers": ref("Answers"),
+                   "engine": {"enum": ["built-in", "gemini", "openai", "fallback"], "description": "who answered: the built-in engine, Gemini, the operator's OpenAI-compatible model, or the built-in engine after the model failed"},
+                   "model": {"type": "string", "description": "the remote model that answered, or with engine fallback the one that failed"},
+                   "fallbackFrom": {"enum": ["gemini", "openai"], "description": "with engine fallback: the engine that failed"},
+                   "refineToken": S,
                    "signature": {"type": "string", "description": "lets this result be shared (POST /api/share-results)"}}, ["summary", "steps", "additionalTips"]),
   "SlicerSettings": obj({k: N for k in ["nozzleDiameter", "retractionLength", "retractionSpeed", "firstLayerHeight", "firstLayerSpeed",
                                         "fanSpeed", "pressureAdvance", "wallSpeed", "travelSpeed", "acceleration"]} | {"slicer": S}),
@@ -55,7 +62,10 @@ schemas = {
   "IssueInput": obj({"printerId": nullable(I), "category": ref("Category"), "description": S, "material": nullable(S),
                      "nozzleTemp": nullable(N), "bedTemp": nullable(N), "layerHeight": nullable(N), "printSpeed": nullable(N),
                      "infill": nullable(N), "photoUrls": arr(S), "slicerSettings": ref("SlicerSettings"), "attachments": ref("Attachments")}, ["category", "description"]),
-  "Issue": obj({"id": I, "userId": I, "printerId": nullable(I), "category": S, "description": S, "material": nullable(S),
+  "Issue": obj({"id": I, "userId": I, "printerId": nullable(I), "category": {"type": "string", "description": "the maker's choice"},
+                "diagnosedCategory": {"type": ["string", "null"], "description": "the category the analysis diagnosed; null when none (or saved before it was kept). "
+                                      "Lists, filters and statistics use the maker's choice unless it is 'other', then this"},
+                "description": S, "material": nullable(S),
                 "nozzleTemp": nullable(N), "bedTemp": nullable(N), "layerHeight": nullable(N), "printSpeed": nullable(N), "infill": nullable(N),
                 "photoUrls": arr(S), "aiChecklist": ref("AIResult"), "status": {"enum": ["pending", "in-progress", "resolved"]},
                 "resolvedAt": nullable(S), "workingRecommendations": arr(S), "resolutionNotes": nullable(S), "checkedSteps": arr(S),
@@ -96,7 +106,7 @@ def p(name, where="path", schema=S, desc=None):
     if desc: d["description"] = desc
     return d
 ID = [p("id", schema=I)]
-answers = body(obj({"answers": {"type": "object", "additionalProperties": B}, "refineToken": S}, ["answers"]))
+answers = body(obj({"answers": ref("Answers")}, ["answers"]))
 
 paths = {
  "/api/auth/signup": {"post": op("Create a local account (local mode) and start a session", ok(ref("Session"), "Created", code="201") | errs("400", "409", "415", "429"),
@@ -133,12 +143,14 @@ paths = {
  "/api/transfer-usage": {"post": op("Move this address's anonymous usage into an account created by this sign-up", ok(obj({"transferred": I})) | errs("401"), tags=["account"])},
  "/api/usage-limits": {"get": op("Monthly allowance per plan", ok({"type": "object", "additionalProperties": obj({"name": S, "limit": I})}), auth=False, tags=["plans"])},
  "/api/pricing": {"get": op("Monthly price per plan in USD", ok(arr(obj({"tier": S, "amount": N}))), auth=False, tags=["plans"])},
- "/api/public-usage": {"get": op("This address's anonymous analyses this month", ok(obj({"currentUsage": I})), auth=False, tags=["troubleshoot"])},
- "/api/troubleshoot": {"post": op("Anonymous analysis (one of the monthly free credits)", ok(ref("AIResult")) | errs("400", "413", "415", "429", "503"),
+ "/api/public-usage": {"get": op("This address's anonymous analyses this month, and when they reset (the 1st of next month, UTC)",
+                                ok(obj({"currentUsage": I, "resetsAt": {"type": "string", "format": "date-time"}})), auth=False, tags=["troubleshoot"])},
+ "/api/troubleshoot": {"post": op("Anonymous analysis (one of the monthly free credits); its refineToken binds the inputs for 24 hours "
+                                  "(narrow the result down, or save it to an account after sign-up)", ok(ref("AIResult")) | errs("400", "413", "415", "429", "503"),
                         body(ref("TroubleshootInput")), auth=False, tags=["troubleshoot"])},
  "/api/troubleshoot/refine": {"post": op("Re-rank an anonymous result with narrow-it-down answers (no credit); send the analysis's inputs and attachments again, the token binds them",
                                         ok(ref("AIResult")) | errs("400", "403", "404", "413", "415"),
-                               body({"allOf": [ref("TroubleshootInput"), obj({"answers": {"type": "object", "additionalProperties": B}, "refineToken": S}, ["answers", "refineToken"])]}),
+                               body({"allOf": [ref("TroubleshootInput"), obj({"answers": ref("Answers"), "refineToken": S}, ["answers", "refineToken"])]}),
                                auth=False, tags=["troubleshoot"])},
  "/api/share-results": {"post": op("Share a result this server made; returns the share id", ok(obj({"shareId": S}), code="201") | errs("400", "415", "429"),
                          body(obj({"troubleshootingData": ref("AIResult"), "signature": {"type": "string", "description": "the signature the analysis came with"},
@@ -169,10 +181,16 @@ paths = {
                          params=[p("limit", "query", I, "1-200, default 50"), p("cursor", "query", S, "nextCursor of the previous page"),
                                  p("status", "query", {"enum": ["all", "open", "pending", "in-progress", "resolved"]}),
                                  p("printer", "query", S, "printer name; 'Unknown Printer' for issues without one"),
-                                 p("category", "query", ref("Category")), p("from", "query", {"type": "string", "format": "date-time"}),
+                                 p("category", "query", ref("Category"), "the shown category: the maker's choice, or the diagnosed one for 'other'"), p("from", "query", {"type": "string", "format": "date-time"}),
                                  p("to", "query", {"type": "string", "format": "date-time"}), p("q", "query", S, "text in the description or resolution notes")],
                          tags=["issues"]),
                  "post": op("Report an issue: analysis, one credit", ok(ref("Issue"), code="201") | errs("400", "401", "403", "404", "413", "415", "429", "503"), body(ref("IssueInput")), tags=["issues"])},
+ "/api/issues/from-analysis": {"post": op("Save an anonymous analysis to the account just created (no new analysis, no credit): the analysed inputs, "
+                                           "the result with its signature and the refineToken that binds the inputs (24 hours), photos uploaded with "
+                                           "/api/upload-images; once per analysis; the form's printer becomes one of the account's printers",
+                                           ok(ref("Issue"), code="201") | errs("400", "401", "403", "404", "409", "413", "415"),
+                                           body({"allOf": [ref("TroubleshootInput"), obj({"result": ref("AIResult"), "signature": S, "refineToken": S, "photoUrls": arr(S)},
+                                                                                      ["result", "signature", "refineToken"])]}), tags=["issues"])},
  "/api/issues/summary": {"get": op("The dashboard's counts by status and the 5 newest issues", ok(obj({"total": I, "open": I, "pending": I, "inProgress": I, "resolved": I, "recent": arr(ref("Issue"))})) | errs("401"), tags=["issues"])},
  "/api/issues/export": {"get": op("Every issue of the maker as CSV or JSON (streamed)", ok({"type": "string"}, ctype="text/csv") | errs("400", "401"),
                                   params=[p("format", "query", {"enum": ["csv", "json"]})], tags=["issues"])},

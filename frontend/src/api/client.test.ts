@@ -121,7 +121,7 @@ describe('calls with special handling', () => {
       steps: [{ title: 't', description: 'd', priority: 'high' }],
       additionalTips: ['tip'],
       questions: [{ id: 'one-spool', text: 'Only one spool?' }],
-      answers: { 'one-spool': true },
+      answers: { 'one-spool': 'yes' },
       refineToken: 'secret.token',
       signature: 'sig123',
     });

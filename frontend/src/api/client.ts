@@ -11,12 +11,14 @@ import type {
   EmailChangeResult,
   Issue,
   IssueInput,
+  NarrowAnswer,
   PricingEntry,
   Printer,
   PrinterInput,
   PullResult,
   PublicUsage,
   ResolveInput,
+  SaveAnalysisInput,
   ShareResponse,
   SharedResult,
   Tier,
@@ -141,11 +143,20 @@ export const swrFetcher = <T>(url: string): Promise<T> => get<T>(url);
 
 export const getUserProfile = (): Promise<UserProfile> => get('/api/user/profile');
 
-/** Moves anonymous usage of this IP to the signed-in account. JSON type, no body. */
-export async function transferUsage(): Promise<void> {
-  await apiRequest('POST', '/api/transfer-usage', undefined, {
+/**
+ * Moves anonymous usage of this IP to the signed-in account. JSON type, no body. Resolves to the
+ * number of analyses moved (0 when the answer cannot be read).
+ */
+export async function transferUsage(): Promise<number> {
+  const res = await apiRequest('POST', '/api/transfer-usage', undefined, {
     headers: { 'Content-Type': 'application/json' },
   });
+  try {
+    const body = (await res.json()) as { transferred?: unknown };
+    return typeof body.transferred === 'number' && body.transferred > 0 ? body.transferred : 0;
+  } catch {
+    return 0;
+  }
 }
 
 export const getUsageLimits = (): Promise<UsageLimits> => get('/api/usage-limits');
@@ -183,7 +194,7 @@ export class UploadError extends Error {
   readonly status: number | null;
 
   constructor(cause: unknown) {
-    super('Failed to upload images');
+    super('Failed to upload images', { cause });
     this.name = 'UploadError';
     this.status = cause instanceof ApiError ? cause.status : null;
     const details = cause instanceof ApiError ? cause.details : null;
@@ -203,6 +214,9 @@ export async function uploadImages(files: File[]): Promise<UploadResponse> {
 }
 
 export const createIssue = (input: IssueInput): Promise<Issue> => requestJson('POST', '/api/issues', input);
+
+/** Saves an anonymous analysis to the signed-in account, with no new analysis and no credit. */
+export const saveAnalysis = (input: SaveAnalysisInput): Promise<Issue> => requestJson('POST', '/api/issues/from-analysis', input);
 
 export const getIssues = (): Promise<Issue[]> => get('/api/issues');
 
@@ -287,11 +301,11 @@ export const startIssue = (id: number): Promise<Issue> => requestJson('PATCH', `
 
 /** POST /api/troubleshoot/refine: an anonymous result narrowed down by answers, no credit used. */
 export const refineTroubleshoot = (
-  input: TroubleshootInput & { answers: Record<string, boolean>; refineToken: string },
+  input: TroubleshootInput & { answers: Record<string, NarrowAnswer>; refineToken: string },
 ): Promise<TroubleshootingResult> => requestJson('POST', '/api/troubleshoot/refine', { ...input, images: [] });
 
 /** POST /api/issues/{id}/refine: a saved issue's analysis narrowed down by answers, no credit used. */
-export const refineIssue = (id: number, answers: Record<string, boolean>): Promise<Issue> =>
+export const refineIssue = (id: number, answers: Record<string, NarrowAnswer>): Promise<Issue> =>
   requestJson('POST', `/api/issues/${id}/refine`, { answers });
 
 /** PUT /api/issues/{id}/checked-steps: the ticked steps of a saved issue, by title. */

@@ -16,16 +16,28 @@ export interface NarrowQuestion {
   text: string;
 }
 
+/** An answer to a narrow-it-down question: 'unsure' changes no score. */
+export type NarrowAnswer = 'yes' | 'no' | 'unsure';
+
 /** The AI result, stored as troubleshootingData / aiChecklist. */
 export interface TroubleshootingResult {
   summary: string;
   steps: TroubleshootingStep[];
   additionalTips: string[];
-  /** Up to two questions separating close causes (built-in engine only). */
+  /** Up to two questions separating close causes, answered ones first (built-in engine only). */
   questions?: NarrowQuestion[];
   /** Answers given so far, by question id. */
-  answers?: Record<string, boolean>;
-  /** Lets an anonymous result be narrowed down without spending a credit. */
+  answers?: Record<string, NarrowAnswer>;
+  /** Who answered: the built-in engine, Gemini, the operator's OpenAI-compatible model, or the built-in engine after the model failed. */
+  engine?: 'built-in' | 'gemini' | 'openai' | 'fallback';
+  /** The remote model that answered (or, with engine fallback, the one that failed). */
+  model?: string;
+  /** With engine fallback: the engine that failed. */
+  fallbackFrom?: 'gemini' | 'openai';
+  /**
+   * Binds an anonymous result's inputs for 24 hours: it lets the result be narrowed down without
+   * spending a credit, and saved to the account the maker signs up for.
+   */
   refineToken?: string;
   /** The server's signature: only results it made can be shared. */
   signature?: string;
@@ -154,6 +166,8 @@ export interface AttachmentInfo {
 
 export interface Issue extends IssueFields {
   id: number;
+  /** The category the analysis diagnosed; null when none (or saved before it was kept). */
+  diagnosedCategory?: string | null;
   userId: number;
   printerId: number | null;
   photoUrls: string[];
@@ -196,6 +210,14 @@ export interface TroubleshootInput extends IssueFields {
   attachments?: AttachmentInput[];
 }
 
+/** POST /api/issues/from-analysis: an anonymous analysis saved to the account just made. */
+export interface SaveAnalysisInput extends Omit<TroubleshootInput, 'images' | 'screenDimensions'> {
+  result: TroubleshootingResult;
+  signature: string;
+  refineToken: string;
+  photoUrls: string[];
+}
+
 export interface PricingEntry {
   tier: Tier;
   amount: number;
@@ -210,6 +232,8 @@ export type UsageLimits = Partial<Record<Tier, PlanLimit>>;
 
 export interface PublicUsage {
   currentUsage: number;
+  /** When this month's free analyses return (RFC 3339). */
+  resetsAt?: string;
 }
 
 export interface UploadResponse {

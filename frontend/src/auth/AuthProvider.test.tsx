@@ -38,6 +38,8 @@ function fakeBackend(overrides: Partial<AuthBackend> = {}) {
     }),
     signUp: vi.fn(async () => ({ verificationSent: true })),
     sendPasswordReset: vi.fn(async () => {}),
+    verifyEmail: vi.fn(async () => ({ message: '' })),
+    updatePassword: vi.fn(async () => ({ message: '' })),
     signOut: vi.fn(async () => {}),
     ...overrides,
   };
@@ -306,7 +308,7 @@ describe('local accounts', { timeout: 20_000 }, () => {
     await act(async () => {
       result = await actions.signUp('ada@example.com', 'secret1', 'Ada Lovelace');
     });
-    expect(result).toEqual({ verificationSent: false });
+    expect(result).toMatchObject({ verificationSent: false, transferred: 0, user: { id: 7 } });
     expect(state.user?.id).toBe(7);
     expect(JSON.parse(localStorage.getItem(SESSION_STORAGE_KEY)!)).toMatchObject({ token: 'new-tok', expiresAt: Date.parse(expiresAt) });
 
@@ -330,7 +332,7 @@ describe('firebase tokens', () => {
       })),
     };
     const load = async () => ({ auth: { currentUser: user }, fa: {} }) as never;
-    return { user, backend: createFirebaseBackend({ apiKey: '', authDomain: '', projectId: '', appId: '' }, load) };
+    return { user, backend: createFirebaseBackend({ apiKey: '', authDomain: '', projectId: '', appId: '' }, '', load) };
   }
 
   it('refreshes an ID token within 30 s of its expiry', async () => {
@@ -343,7 +345,7 @@ describe('firebase tokens', () => {
     let emit: (u: unknown) => void = () => {};
     const user = { uid: 'fb-1', email: null, displayName: null, emailVerified: false };
     const load = async () => ({ auth: {}, fa: { onAuthStateChanged: (_a: unknown, cb: (u: unknown) => void) => ((emit = cb), () => {}) } }) as never;
-    const backend = createFirebaseBackend({ apiKey: '', authDomain: '', projectId: '', appId: '' }, load);
+    const backend = createFirebaseBackend({ apiKey: '', authDomain: '', projectId: '', appId: '' }, '', load);
     expect(backend.knownSignedOut?.()).toBe(true);
     backend.subscribe(() => {});
     await waitFor(() => expect(emit).not.toBe(undefined));

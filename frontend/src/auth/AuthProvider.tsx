@@ -66,6 +66,14 @@ async function fetchProfile(): Promise<AppUser | null | typeof UNAUTHORIZED> {
   }
 }
 
+/** What a load ended with: the user it set, and the anonymous analyses moved to the account. */
+interface Loaded {
+  user: AppUser | null;
+  transferred: number;
+}
+
+const NOTHING_LOADED: Loaded = { user: null, transferred: 0 };
+
 interface LoadOptions {
   /** Call transfer-usage when a profile comes back, then re-fetch. */
   transfer: boolean;
@@ -105,7 +113,7 @@ export function AuthProvider({ backend: injected, children }: { backend?: AuthBa
   }, [apply, mutate]);
 
   const load = useCallback(
-    async (identity: IdentityUser, { transfer, onFailure }: LoadOptions) => {
+    async (identity: IdentityUser, { transfer, onFailure }: LoadOptions): Promise<Loaded> => {
       const my = ++seq.current;
       loadedUid.current = identity.uid;
       let tok;
@@ -113,38 +121,35 @@ export function AuthProvider({ backend: injected, children }: { backend?: AuthBa
         tok = await backend.getToken();
       } catch {
         if (my === seq.current) signedOut();
-        return;
+        return NOTHING_LOADED;
       }
-      if (my !== seq.current) return;
+      if (my !== seq.current) return NOTHING_LOADED;
       setAuthToken(tok.token);
       let profile = await fetchProfile();
       if (profile === UNAUTHORIZED && backend.sessionRejected) {
         // Local mode: the session was revoked (sign-out elsewhere, password change).
         if (my === seq.current) backend.sessionRejected();
-        return;
+        return NOTHING_LOADED;
       }
       if (profile === UNAUTHORIZED) profile = null;
+      let transferred = 0;
       if (profile && transfer) {
         try {
-          await transferUsage();
+          transferred = await transferUsage();
         } catch (err) {
           console.error('Usage transfer failed', err);
         }
         const again = await fetchProfile();
         if (again && again !== UNAUTHORIZED) profile = again;
       }
-      if (my !== seq.current) return;
+      if (my !== seq.current) return NOTHING_LOADED;
       if (!profile && onFailure === 'keep') {
         apply({ token: tok.token, expiresAt: tok.expiresAt, loading: false });
-        return;
+        return NOTHING_LOADED;
       }
-      apply({
-        user: profile ?? fallbackUser(identity),
-        firebaseUser: identity,
-        token: tok.token,
-        expiresAt: tok.expiresAt,
-        loading: false,
-      });
+      const user = profile ?? fallbackUser(identity);
+      apply({ user, firebaseUser: identity, token: tok.token, expiresAt: tok.expiresAt, loading: false });
+      return { user, transferred };
     },
     [apply, backend, signedOut],
   );
@@ -219,9 +224,9 @@ export function AuthProvider({ backend: injected, children }: { backend?: AuthBa
   }, [backend, load]);
 
   // After an interactive sign-in the anonymous usage moves to the account.
-  const afterSignIn = useCallback(async () => {
+  const afterSignIn = useCallback(async (): Promise<Loaded> => {
     const identity = backend.currentIdentity();
-    if (identity) await load(identity, { transfer: true, onFailure: 'fallback' });
+    return identity ? load(identity, { transfer: true, onFailure: 'fallback' }) : NOTHING_LOADED;
   }, [backend, load]);
 
   const actions = useMemo<AuthActions>(
@@ -233,8 +238,8 @@ export function AuthProvider({ backend: injected, children }: { backend?: AuthBa
       },
       async signUp(email, password, displayName) {
         const result = await backend.signUp(email, password, displayName);
-        await afterSignIn();
-        return result;
+        const { user, transferred } = await afterSignIn();
+        return { ...result, transferred, user };
       },
       signInWithGoogle: backend.signInWithGoogle
         ? async () => {
@@ -254,6 +259,8 @@ export function AuthProvider({ backend: injected, children }: { backend?: AuthBa
         }
         signedOut();
       },
+      verifyEmail: (oobCode) => backend.verifyEmail(oobCode),
+      updatePassword: (oobCode, password) => backend.updatePassword(oobCode, password),
     }),
     [afterSignIn, backend, signedOut],
   );

@@ -4,6 +4,8 @@ import { Navigate, useLocation } from 'react-router-dom';
 import Box from '@mui/material/Box';
 import CircularProgress from '@mui/material/CircularProgress';
 import Typography from '@mui/material/Typography';
+import { SIGNED_OUT_ERROR } from '../features/troubleshoot/errors';
+import { sessionEnded } from './sessionEnded';
 import { useAuth } from './useAuth';
 
 /** A spinner over the whole screen with a short text. */
@@ -24,7 +26,7 @@ export function FullScreenLoader({ text }: { text: string }) {
         bgcolor: 'background.default',
       }}
     >
-      <CircularProgress />
+      <CircularProgress aria-label="Loading" />
       <Typography color="text.secondary">{text}</Typography>
     </Box>
   );
@@ -39,7 +41,11 @@ export function ProtectedRoute({ children }: { children: ReactNode }) {
   const { user, firebaseUser, loading } = useAuth();
   const location = useLocation();
   if (loading) return <FullScreenLoader text="Loading..." />;
-  if (!user && !firebaseUser) return <Navigate to="/login" replace state={{ from: location }} />;
+  if (!user && !firebaseUser) {
+    // A session that ended by itself says so; the screen's form keeps its draft for the next sign-in.
+    const state = sessionEnded() ? { from: location, notice: SIGNED_OUT_ERROR, signedOut: true } : { from: location };
+    return <Navigate to="/login" replace state={state} />;
+  }
   if (!user) return <FullScreenLoader text="Loading user data..." />;
   return <>{children}</>;
 }

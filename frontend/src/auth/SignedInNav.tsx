@@ -30,6 +30,7 @@ import ManageAccountsRoundedIcon from '@mui/icons-material/ManageAccountsRounded
 import MenuRoundedIcon from '@mui/icons-material/MenuRounded';
 import { Logo } from '../components/Logo';
 import { UsageBadge } from '../features/usage/UsageBadge';
+import { clearFormDraft, userDraftKey } from '../features/issueform/draft';
 import { useAuth } from './useAuth';
 import { userDisplayName, userInitials } from './userDisplay';
 
@@ -107,7 +108,7 @@ function UserSummary() {
 }
 
 export function SignedInNav() {
-  const { signOut } = useAuth();
+  const { signOut, user } = useAuth();
   const navigate = useNavigate();
   const [menuAnchor, setMenuAnchor] = useState<HTMLElement | null>(null);
   const [drawerOpen, setDrawerOpen] = useState(false);
@@ -121,8 +122,12 @@ export function SignedInNav() {
   const { pathname } = useLocation();
   const [signingOut, setSigningOut] = useState(false);
   useEffect(() => {
-    if (signingOut && pathname === '/') void signOut(); // failures are only logged, by the provider
-  }, [pathname, signOut, signingOut]);
+    if (!signingOut || pathname !== '/') return;
+    // Signing out on purpose leaves nothing typed behind for the next person at this browser
+    // (the form has been left, so its last draft is written by now).
+    if (user) clearFormDraft(userDraftKey(user));
+    void signOut(); // failures are only logged, by the provider
+  }, [pathname, signOut, signingOut, user]);
   const handleSignOut = () => {
     closeAll();
     setSigningOut(true);

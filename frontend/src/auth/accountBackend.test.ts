@@ -69,7 +69,7 @@ describe('Firebase accounts', () => {
       updateProfile: step('updateProfile'),
       deleteUser: step('deleteUser'),
     };
-    const backend = createFirebaseBackend({ apiKey: '', authDomain: '', projectId: '', appId: '' }, async () => ({ auth: { currentUser: user }, fa }) as never);
+    const backend = createFirebaseBackend({ apiKey: '', authDomain: '', projectId: '', appId: '' }, '', async () => ({ auth: { currentUser: user }, fa }) as never);
     return { user, fa, order, backend };
   }
 

@@ -27,6 +27,8 @@ export interface AuthActions {
   account?: AccountBackend;
   /** Ends the session of an account the server just deleted, without asking the server. */
   accountDeleted(): Promise<void>;
+  verifyEmail(oobCode: string): Promise<{ message: string }>;
+  updatePassword(oobCode: string, password: string): Promise<{ message: string }>;
 }
 
 export const AuthActionsContext = createContext<AuthActions | null>(null);

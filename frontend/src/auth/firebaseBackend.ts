@@ -35,13 +35,20 @@ function toIdentity(u: User | null): IdentityUser | null {
   return { uid: u.uid, email: u.email, displayName: u.displayName, emailVerified: u.emailVerified };
 }
 
-async function loadSdk(webConfig: FirebaseWebConfig): Promise<Sdk> {
+async function loadSdk(webConfig: FirebaseWebConfig, emulatorUrl: string): Promise<Sdk> {
   const [{ initializeApp, getApps }, fa] = await Promise.all([import('firebase/app'), import('firebase/auth')]);
   const app = getApps()[0] ?? initializeApp(webConfig);
-  return { auth: fa.getAuth(app), fa };
+  const auth = fa.getAuth(app);
+  // Only a server running against the Auth emulator (a demo project) names one.
+  if (emulatorUrl && !auth.emulatorConfig) fa.connectAuthEmulator(auth, emulatorUrl, { disableWarnings: true });
+  return { auth, fa };
 }
 
-export function createFirebaseBackend(webConfig: FirebaseWebConfig, load: () => Promise<Sdk> = () => loadSdk(webConfig)): AuthBackend {
+export function createFirebaseBackend(
+  webConfig: FirebaseWebConfig,
+  emulatorUrl = '',
+  load: () => Promise<Sdk> = () => loadSdk(webConfig, emulatorUrl),
+): AuthBackend {
   let sdk: Promise<Sdk> | null = null;
   const ready = () => (sdk ??= load());
   let current: User | null = null;
@@ -142,6 +149,24 @@ export function createFirebaseBackend(webConfig: FirebaseWebConfig, load: () => 
     async sendPasswordReset(email) {
       const { auth, fa } = await ready();
       await fa.sendPasswordResetEmail(auth, email);
+    },
+
+    async verifyEmail(oobCode) {
+      const { auth, fa } = await ready();
+      await fa.applyActionCode(auth, oobCode);
+      // A signed-in user's next token says the address is verified.
+      const u = auth.currentUser;
+      if (u) {
+        await u.reload();
+        await u.getIdToken(true);
+      }
+      return { message: '' };
+    },
+
+    async updatePassword(oobCode, password) {
+      const { auth, fa } = await ready();
+      await fa.confirmPasswordReset(auth, oobCode, password);
+      return { message: '' };
     },
 
     async signOut() {

@@ -2,7 +2,8 @@
 // localStorage with its expiry and counted as expired 30 s early.
 import { changeLocalEmail, changeLocalPassword, deleteMyAccount } from '../api/client';
 import { config } from '../config';
-import { localLogin, localLogout, localPasswordReset, localSignup, type LocalSession } from './localApi';
+import { localLogin, localLogout, localPasswordReset, localPasswordUpdate, localSignup, localVerifyEmail, type LocalSession } from './localApi';
+import { markSessionEnded } from './sessionEnded';
 import { SESSION_STORAGE_KEY } from './sessionHint';
 import { isExpiring, type AuthBackend, type IdentityUser } from './types';
 
@@ -58,6 +59,7 @@ export function createLocalBackend(options: LocalBackendOptions = {}): AuthBacke
     const s = parseStored(storage.getItem(SESSION_STORAGE_KEY));
     if (s && isExpiring(s.expiresAt, now())) {
       storage.removeItem(SESSION_STORAGE_KEY);
+      markSessionEnded();
       return null;
     }
     if (!s) storage.removeItem(SESSION_STORAGE_KEY);
@@ -125,6 +127,9 @@ export function createLocalBackend(options: LocalBackendOptions = {}): AuthBacke
       await localPasswordReset(email);
     },
 
+    verifyEmail: (oobCode) => localVerifyEmail(oobCode),
+    updatePassword: (oobCode, password) => localPasswordUpdate(oobCode, password),
+
     async signOut() {
       const s = parseStored(storage.getItem(SESSION_STORAGE_KEY));
       try {
@@ -135,6 +140,7 @@ export function createLocalBackend(options: LocalBackendOptions = {}): AuthBacke
     },
 
     sessionRejected() {
+      markSessionEnded();
       save(null);
     },
 

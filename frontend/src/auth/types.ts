@@ -45,6 +45,10 @@ export interface IdToken {
 export interface SignUpResult {
   /** A verification email was sent. */
   verificationSent: boolean;
+  /** Anonymous analyses of this month moved to the new account (set once the profile is loaded). */
+  transferred?: number;
+  /** The new account's profile, with its usage after the transfer. */
+  user?: AppUser | null;
 }
 
 /**
@@ -71,6 +75,10 @@ export interface AuthBackend {
   /** Google popup sign-in (Firebase only); isNewUser is true for a new account. */
   signInWithGoogle?(): Promise<{ isNewUser: boolean }>;
   sendPasswordReset(email: string): Promise<void>;
+  /** Uses the code of a verification link; resolves to the message to show ('' for the default). */
+  verifyEmail(oobCode: string): Promise<{ message: string }>;
+  /** Sets a new password with the code of a reset link; resolves to the message to show. */
+  updatePassword(oobCode: string, password: string): Promise<{ message: string }>;
   signOut(): Promise<void>;
   /** Local mode: the server refused the session (401), so it is gone. */
   sessionRejected?(): void;

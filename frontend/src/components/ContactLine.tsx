@@ -16,8 +16,11 @@ export function ContactLine() {
   }
   return (
     <p>
-      You can reach {operator} by email at <Link href={`mailto:${email}`}>{email}</Link>. We aim to answer within a few
-      business days.
+      You can reach {operator} by email at{' '}
+      <Link href={`mailto:${email}`} underline="always">
+        {email}
+      </Link>
+      . We aim to answer within a few business days.
     </p>
   );
 }

@@ -43,4 +43,18 @@ describe('error boundary', () => {
     expect(screen.getByText('content is back')).toBeInTheDocument();
     expect(screen.queryByText('Something went wrong')).not.toBeInTheDocument();
   });
+
+  it('says the connection is gone when the browser is offline', () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(false);
+    function Broken(): never {
+      throw new TypeError('Failed to fetch dynamically imported module');
+    }
+    renderWithProviders(
+      <ErrorBoundary>
+        <Broken />
+      </ErrorBoundary>,
+    );
+    expect(screen.getByText('No internet connection. Please check your connection and try again.')).toBeInTheDocument();
+  });
 });

@@ -6,6 +6,7 @@ import Container from '@mui/material/Container';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import ErrorOutlineRoundedIcon from '@mui/icons-material/ErrorOutlineRounded';
+import { OFFLINE_ERROR } from '../features/troubleshoot/errors';
 
 interface Props {
   children: ReactNode;
@@ -40,7 +41,9 @@ export function ErrorScreen({ onRetry }: { onRetry: () => void }) {
         Something went wrong
       </Typography>
       <Typography color="text.secondary" sx={{ mb: 4 }}>
-        An unexpected error stopped this page from loading. Refresh the page or try again.
+        {typeof navigator !== 'undefined' && !navigator.onLine
+          ? OFFLINE_ERROR
+          : 'An unexpected error stopped this page from loading. Refresh the page or try again.'}
       </Typography>
       <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ justifyContent: 'center' }}>
         <Button variant="contained" size="large" onClick={() => window.location.reload()}>

@@ -5,7 +5,7 @@ import CircularProgress from '@mui/material/CircularProgress';
 export function PageLoader() {
   return (
     <Box sx={{ display: 'flex', justifyContent: 'center', alignItems: 'center', py: 12 }} role="status" aria-label="Loading">
-      <CircularProgress />
+      <CircularProgress aria-label="Loading" />
     </Box>
   );
 }

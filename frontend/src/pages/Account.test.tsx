@@ -36,6 +36,8 @@ function setup({ account = {}, subscription = { hasSubscription: false, tier: 'f
     sendPasswordReset: vi.fn(),
     account: backend,
     accountDeleted: vi.fn(async () => {}),
+    verifyEmail: vi.fn(),
+    updatePassword: vi.fn(),
   };
   const auth: AuthState = {
     ...signedOutState,

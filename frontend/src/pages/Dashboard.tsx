@@ -1,5 +1,5 @@
 // /dashboard (SPEC section 2): greeting, counts, printers, recent issues, usage and the modals.
-import { useState, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -27,6 +27,34 @@ import { usePrinterActions } from '../features/workspace/usePrinterActions';
 // firstName is the first word of the display name.
 export function firstName(displayName: string | null | undefined): string {
   return (displayName ?? '').trim().split(/\s+/)[0] ?? '';
+}
+
+const WELCOMED_PREFIX = 'layerfix.welcomed.';
+
+// useFirstVisit is true on the first dashboard an account sees in this browser (remembered by the
+// account's id only): its maker is welcomed, not welcomed back.
+function useFirstVisit(userId: number | undefined): boolean {
+  const [first] = useState(() => {
+    try {
+      return userId !== undefined && localStorage.getItem(WELCOMED_PREFIX + userId) === null;
+    } catch {
+      return false;
+    }
+  });
+  useEffect(() => {
+    if (userId === undefined) return;
+    try {
+      localStorage.setItem(WELCOMED_PREFIX + userId, '1');
+    } catch {
+      // Private mode: the next visit says "Welcome" again, which is never wrong.
+    }
+  }, [userId]);
+  return first;
+}
+
+export function greeting(name: string, firstVisit: boolean): string {
+  const hello = firstVisit ? 'Welcome' : 'Welcome back';
+  return name ? `${hello}, ${name}!` : `${hello}!`;
 }
 
 function Stat({ icon, label, value, loading, note }: { icon: ReactNode; label: string; value: number; loading: boolean; note?: string }) {
@@ -88,6 +116,7 @@ export default function Dashboard() {
   const history = usePrinterHistory();
 
   const name = firstName(user?.displayName);
+  const firstVisit = useFirstVisit(user?.id);
   // Open work is every issue not resolved yet: new (pending) ones and those being worked on.
   const inProgress = summary?.inProgress ?? 0;
   const open = summary?.open ?? 0;
@@ -103,7 +132,7 @@ export default function Dashboard() {
       >
         <Box>
           <Typography variant="h4" component="h1" sx={{ fontSize: { xs: 26, md: 32 } }}>
-            {name ? `Welcome back, ${name}!` : 'Welcome back!'}
+            {greeting(name, firstVisit)}
           </Typography>
           <Typography sx={{ color: 'text.secondary' }}>Your printers, your issues and what fixed them.</Typography>
         </Box>

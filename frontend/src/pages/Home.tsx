@@ -1,7 +1,7 @@
 // / and /preview: the anonymous troubleshooter (SPEC section 2 "/preview and /"). A signed-in
 // maker who lands here (the logo, 'Back to Home', 'Try It Free') is sent to their own issue form
 // and credits instead of the anonymous allowance.
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
 import { Navigate, useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import { useSWRConfig } from 'swr';
 import Alert from '@mui/material/Alert';
@@ -20,6 +20,8 @@ import { TroubleshootForm } from '../features/troubleshoot/TroubleshootForm';
 import { loadSharedIssue } from '../features/troubleshoot/sharedLocal';
 import type { Attachment } from '../features/attachments/attachments';
 import { submitAnonymousAnalysis } from '../features/troubleshoot/submit';
+import { readyToAnalyze, type FailureState } from '../features/troubleshoot/preflight';
+import { ANONYMOUS_DRAFT, hasStringFields, loadFormDraft } from '../features/issueform/draft';
 import { PUBLIC_USAGE_KEY, usePublicUsage } from '../features/troubleshoot/usePublicUsage';
 import { EMPTY_FORM, type TroubleshootFormValues } from '../features/troubleshoot/validation';
 import type { IssueDetails } from '../features/troubleshoot/session';
@@ -41,15 +43,31 @@ export default function Home() {
   return <AnonymousHome />;
 }
 
+const isFormValues = hasStringFields<TroubleshootFormValues>(Object.keys(EMPTY_FORM) as (keyof TroubleshootFormValues)[]);
+
 function AnonymousHome() {
   const navigate = useNavigate();
+  const location = useLocation();
   const { mutate } = useSWRConfig();
   const usage = usePublicUsage();
   const [params] = useSearchParams();
   const shareId = params.get('share');
   const shared = useMemo(() => (shareId ? loadSharedIssue(shareId) : null), [shareId]);
+  // What the maker typed last is back after a failure or a reload, unless a shared issue is opened.
+  const restored = useMemo(() => (shareId ? null : loadFormDraft(ANONYMOUS_DRAFT, isFormValues)), [shareId]);
+  // Why the last analysis failed: from the results screen, or found here before sending.
+  const [failure, setFailure] = useState((location.state as FailureState | null)?.failure ?? null);
+  const [checking, setChecking] = useState(false);
 
-  const submit = (values: TroubleshootFormValues, photos: File[], slicer: SlicerSettings | null, attachments: Attachment[]) => {
+  const submit = async (values: TroubleshootFormValues, photos: File[], slicer: SlicerSettings | null, attachments: Attachment[]) => {
+    setFailure(null);
+    setChecking(true);
+    const notReady = await readyToAnalyze();
+    setChecking(false);
+    if (notReady) {
+      setFailure(notReady);
+      return;
+    }
     trackLead({ content_name: 'anonymous_issue', content_category: values.category, photos: photos.length });
     submitAnonymousAnalysis(values, photos, () => void mutate(PUBLIC_USAGE_KEY), slicer, attachments);
     navigate('/troubleshooting-results');
@@ -84,7 +102,7 @@ function AnonymousHome() {
           <CardContent sx={{ p: { xs: 2, sm: 4 }, '&:last-child': { pb: { xs: 2.5, sm: 4 } } }}>
             {/* The form shows at once (it is prerendered); a used-up allowance replaces it. */}
             {usage.limitReached ? (
-              <LimitReached limit={usage.limit} />
+              <LimitReached limit={usage.limit} resetsAt={usage.resetsAt} />
             ) : (
               <>
                 {shared && (
@@ -92,7 +110,15 @@ function AnonymousHome() {
                     The details of the issue you shared are filled in below. Adjust them and analyze again.
                   </Alert>
                 )}
-                <TroubleshootForm key={shareId ?? 'new'} initialValues={shared ? valuesFromIssue(shared) : EMPTY_FORM} onSubmit={submit} />
+                <TroubleshootForm
+                  key={shareId ?? 'new'}
+                  initialValues={shared ? valuesFromIssue(shared) : EMPTY_FORM}
+                  draftKey={ANONYMOUS_DRAFT}
+                  restored={restored}
+                  failure={failure}
+                  submitting={checking}
+                  onSubmit={(...args) => void submit(...args)}
+                />
               </>
             )}
           </CardContent>

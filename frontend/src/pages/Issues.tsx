@@ -1,7 +1,9 @@
-// /issues 'All Issues' (SPEC section 2): filters, the issue cards and the export.
-import { useMemo, useState, type ReactNode } from 'react';
-import { Link as RouterLink, useNavigate } from 'react-router-dom';
+// /issues 'All Issues' (SPEC section 2): search and filters (kept in the address), the issue cards
+// and the export. Back from an issue returns to the same place in the list.
+import { useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { Link as RouterLink, useLocation, useNavigate, useNavigationType, useSearchParams } from 'react-router-dom';
 import Box from '@mui/material/Box';
+import InputAdornment from '@mui/material/InputAdornment';
 import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
 import CardContent from '@mui/material/CardContent';
@@ -16,18 +18,64 @@ import ErrorOutlineRounded from '@mui/icons-material/ErrorOutlineRounded';
 import FilterAltOffRounded from '@mui/icons-material/FilterAltOffRounded';
 import InboxRounded from '@mui/icons-material/InboxRounded';
 import SearchOffRounded from '@mui/icons-material/SearchOffRounded';
+import SearchRounded from '@mui/icons-material/SearchRounded';
 import type { Issue } from '../api/client';
 import { ExportButton } from '../features/workspace/ExportButton';
-import { useIssuePages, useIssueSummary, usePrinters } from '../features/workspace/hooks';
+import { CATEGORIES } from '../features/troubleshoot/categories';
+import { PAGE_SIZE, useIssuePages, useIssueSummary, usePrinters } from '../features/workspace/hooks';
 import { IssueCard } from '../features/workspace/IssueCard';
 import {
   filtersActive,
+  filtersFromSearch,
+  filtersToSearch,
   NO_FILTERS,
+  SEARCH_MAX,
   STATUS_FILTERS,
   type IssueFilters,
   type StatusFilter,
 } from '../features/workspace/issueFilters';
-import { openSavedIssue } from '../features/workspace/savedIssue';
+import { listPlace, rememberListPlace } from '../features/workspace/listPlace';
+import { handOffIssue, issuePath } from '../features/workspace/savedIssue';
+
+/** How long typing pauses before the search runs. */
+export const SEARCH_DELAY_MS = 300;
+
+/** The search box: what is typed shows at once, the search runs once typing pauses. */
+function SearchBox({ value, onSearch }: { value: string; onSearch: (q: string) => void }) {
+  const [text, setText] = useState(value);
+  // A search changed elsewhere (Clear Filters, Back) shows in the box.
+  useEffect(() => {
+    setText((t) => (t.trim() === value ? t : value));
+  }, [value]);
+  useEffect(() => {
+    const q = text.trim();
+    if (q === value) return;
+    const timer = setTimeout(() => onSearch(q), SEARCH_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [text, value, onSearch]);
+  return (
+    <TextField
+      type="search"
+      size="small"
+      label="Search"
+      placeholder="Description or notes"
+      value={text}
+      onChange={(e) => setText(e.target.value)}
+      sx={{ gridColumn: { xs: '1 / -1', md: 'span 2' } }}
+      slotProps={{
+        inputLabel: { shrink: true },
+        htmlInput: { maxLength: SEARCH_MAX },
+        input: {
+          startAdornment: (
+            <InputAdornment position="start">
+              <SearchRounded fontSize="small" />
+            </InputAdornment>
+          ),
+        },
+      }}
+    />
+  );
+}
 
 function EmptyState({ icon, title, text, action }: { icon: ReactNode; title: string; text: string; action?: ReactNode }) {
   return (
@@ -46,12 +94,33 @@ function EmptyState({ icon, title, text, action }: { icon: ReactNode; title: str
 
 function Filters({ filters, printerNames, onChange }: { filters: IssueFilters; printerNames: string[]; onChange: (f: IssueFilters) => void }) {
   const set = <K extends keyof IssueFilters>(k: K, v: IssueFilters[K]) => onChange({ ...filters, [k]: v });
+  // The latest filters for the debounced search, which fires after they may have changed.
+  const latest = useRef({ filters, onChange });
+  latest.current = { filters, onChange };
+  const search = useMemo(() => (q: string) => latest.current.onChange({ ...latest.current.filters, q }), []);
   return (
     <Box
       role="search"
       aria-label="Filter issues"
       sx={{ display: 'grid', gap: 1.5, gridTemplateColumns: { xs: 'repeat(2, minmax(0, 1fr))', md: 'repeat(4, minmax(0, 1fr))' } }}
     >
+      <SearchBox value={filters.q} onSearch={search} />
+      <TextField
+        select
+        size="small"
+        label="Category"
+        value={filters.category}
+        onChange={(e) => set('category', e.target.value)}
+        sx={{ gridColumn: { xs: '1 / -1', md: 'span 2' } }}
+        slotProps={{ inputLabel: { shrink: true }, select: { displayEmpty: true } }}
+      >
+        <MenuItem value="">All Categories</MenuItem>
+        {CATEGORIES.map((c) => (
+          <MenuItem key={c.value} value={c.value}>
+            {c.label}
+          </MenuItem>
+        ))}
+      </TextField>
       <TextField
         select
         size="small"
@@ -96,9 +165,16 @@ function Filters({ filters, printerNames, onChange }: { filters: IssueFilters; p
 
 export default function Issues() {
   const navigate = useNavigate();
-  const [filters, setFilters] = useState<IssueFilters>(NO_FILTERS);
+  const location = useLocation();
+  const [params, setParams] = useSearchParams();
+  const filters = useMemo(() => filtersFromSearch(params), [params]);
+  const setFilters = (f: IssueFilters) => setParams(filtersToSearch(f), { replace: true });
+  // Back from an issue: as many issues as were shown, scrolled to where the maker was.
+  const back = useNavigationType() === 'POP';
+  const [place] = useState(() => (back ? listPlace(location.key) : null));
+  const pages = place ? Math.max(1, Math.ceil(place.shown / PAGE_SIZE)) : 1;
   // The server filters and pages; the summary says how many issues there are in all.
-  const { issues: shown, total: matching, error: pageError, loading: pageLoading, hasMore, loadingMore, loadMore } = useIssuePages(filters);
+  const { issues: shown, total: matching, error: pageError, loading: pageLoading, hasMore, loadingMore, loadMore } = useIssuePages(filters, pages);
   const { summary, error: summaryError, loading: summaryLoading } = useIssueSummary();
   const { printers } = usePrinters();
   const printerNames = useMemo(() => [...new Set(printers.map((p) => p.name))].sort((a, b) => a.localeCompare(b)), [printers]);
@@ -108,9 +184,18 @@ export default function Issues() {
   const active = filtersActive(filters);
 
   const open = (issue: Issue) => {
-    openSavedIssue(issue);
-    navigate('/troubleshooting-results');
+    rememberListPlace(location.key, { shown: shown.length, scrollY: window.scrollY });
+    handOffIssue(issue);
+    navigate(issuePath(issue.id), { state: { fromList: true } });
   };
+
+  const restored = useRef(!place);
+  const ready = !error && !loading && !pageLoading && shown.length >= Math.min(place?.shown ?? 0, matching);
+  useLayoutEffect(() => {
+    if (restored.current || !ready || !place) return;
+    restored.current = true;
+    window.scrollTo(0, place.scrollY);
+  }, [ready, place]);
 
   let body: ReactNode;
   if (error) {
@@ -158,7 +243,7 @@ export default function Issues() {
       <EmptyState
         icon={<SearchOffRounded />}
         title="No Issues Match Filters"
-        text="Try another printer, status or date range, or clear the filters above."
+        text="Try other words, another category, printer, status or date range, or clear the filters above."
       />
     );
   } else {

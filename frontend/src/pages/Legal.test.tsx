@@ -1,7 +1,7 @@
 import { screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { config } from '../config';
-import PrivacyPolicy from './PrivacyPolicy';
+import PrivacyPolicy, { aiUse } from './PrivacyPolicy';
 import TermsOfService from './TermsOfService';
 import { renderWithProviders } from '../test/render';
 
@@ -34,6 +34,13 @@ describe('legal pages', () => {
     expect(screen.getByRole('link', { name: 'Back to Home' })).toHaveAttribute('href', '/');
     expect(screen.getByText(/hosted in the United States/)).toBeInTheDocument();
     expect(screen.getByText(/not meant for children under 13/)).toBeInTheDocument();
+  });
+
+  it('says where descriptions and photos go as this server is configured', () => {
+    expect(aiUse(false)).toMatch(/built-in engine: your descriptions, settings and photos are not sent to any AI provider/);
+    expect(aiUse(true)).toMatch(/sent to our AI provider, Google Gemini/);
+    renderWithProviders(<PrivacyPolicy />);
+    expect(screen.queryByText(/sent to an AI provider|AI analysis\./)).not.toBeInTheDocument();
   });
 
   it('terms of service has the 12 sections', () => {

@@ -5,6 +5,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { trackLoginAttempt, trackLoginFailure, trackSignUp } from '../analytics';
 import { scrubAddressBar } from '../addressBar';
 import { ApiError } from '../api/client';
+import { localPasswordUpdate, localVerifyEmail } from '../auth/localApi';
 import { AuthActionsContext, AuthContext, signedOutState, type AuthActions } from '../auth/context';
 import type { AuthState } from '../auth/types';
 import { renderWithProviders } from '../test/render';
@@ -25,6 +26,8 @@ function fakeActions(overrides: Partial<AuthActions> = {}): AuthActions {
     signUp: vi.fn(async () => ({ verificationSent: true })),
     sendPasswordReset: vi.fn(async () => {}),
     accountDeleted: vi.fn(async () => {}),
+    verifyEmail: localVerifyEmail,
+    updatePassword: localPasswordUpdate,
     ...overrides,
   };
 }
@@ -132,6 +135,29 @@ describe('/login', { timeout: 20_000 }, () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(REDIRECT_DELAY_MS - 50);
   });
 
+  it('a new account that inherits the month\'s anonymous analyses is told what happened and when credits return', async () => {
+    const actions = fakeActions({
+      signUp: vi.fn(async () => ({
+        verificationSent: false,
+        transferred: 3,
+        user: { id: 9, firebaseUid: null, email: 'ada@example.com', displayName: 'Ada', monthlyUsage: 3, monthlyLimit: 3, usageResetsAt: '2026-12-01T00:00:00Z' },
+      })),
+    });
+    const { user } = renderLogin('/login?mode=signup', actions);
+    fill('Display Name', 'Ada');
+    fill('Email', 'ada@example.com');
+    fill('Password', 'secret1');
+    fill('Confirm Password', 'secret1');
+    await user.click(screen.getByRole('button', { name: 'Create Account' }));
+    expect(await screen.findByText(SIGNUP_TOAST_TITLE)).toBeInTheDocument();
+    expect(
+      screen.getByText(
+        "The 3 free analyses already used from this network this month count toward your account, so this month's 3 free credits are used up. New credits arrive on December 1; until then your account keeps your printers and issue log.",
+      ),
+    ).toBeInTheDocument();
+    expect(screen.queryByText(/right away/)).not.toBeInTheDocument();
+  });
+
   it('sends an already signed-in visitor to /dashboard at once', () => {
     const auth: AuthState = {
       ...signedOutState,
@@ -170,6 +196,28 @@ describe('/login', { timeout: 20_000 }, () => {
     expect(loginModeOf(p('mode=reset&oobCode=abc'), false)).toBe('reset');
     expect(loginModeOf(p('mode=verify'), true)).toBe('signin');
     expect(loginModeOf(p('mode=signup'), false)).toBe('signup');
+    // Firebase's action links.
+    expect(loginModeOf(p('mode=resetPassword&oobCode=abc'), false)).toBe('new-password');
+    expect(loginModeOf(p('mode=verifyEmail&oobCode=abc'), false)).toBe('verify');
+    expect(loginModeOf(p('mode=resetPassword&oobCode=abc'), true)).toBe('signin');
+  });
+
+  it("a Firebase reset link sets the new password through the identity provider", async () => {
+    const updatePassword = vi.fn(async () => ({ message: '' }));
+    const { user } = renderLogin('/login?mode=resetPassword&oobCode=fb-1&apiKey=k', fakeActions({ mode: 'firebase', updatePassword }));
+    fill('New Password', 'newpass1');
+    fill('Confirm Password', 'newpass1');
+    await user.click(screen.getByRole('button', { name: 'Update Password' }));
+    expect(await screen.findByRole('heading', { name: 'Welcome Back' })).toBeInTheDocument();
+    expect(screen.getByTestId('auth-success')).toHaveTextContent('Your password was changed. Please sign in.');
+    expect(updatePassword).toHaveBeenCalledWith('fb-1', 'newpass1');
+  });
+
+  it('a Firebase verification link verifies the email through the identity provider', async () => {
+    const verifyEmail = vi.fn(async () => ({ message: '' }));
+    renderLogin('/login?mode=verifyEmail&oobCode=fb-2', fakeActions({ mode: 'firebase', verifyEmail }));
+    await waitFor(() => expect(screen.getByTestId('auth-success')).toHaveTextContent('Your email is verified.'));
+    expect(verifyEmail).toHaveBeenCalledWith('fb-2');
   });
 
   // The code comes in the address (an in-app visit) or, as a real link does, left the address bar

@@ -20,9 +20,14 @@ import { LogoMark } from '../components/Logo';
 import { PageLoader } from '../components/PageLoader';
 import { useToast } from '../components/Toast';
 import { authErrorMessage, failureCode, resetErrorMessage, toAuthFailure } from '../auth/errors';
-import { localPasswordUpdate, localVerifyEmail } from '../auth/localApi';
 import { actionLinkOf, capturedActionLink, forgetActionLink, scrubAddressBar } from '../addressBar';
+import { forgetSessionEnded } from '../auth/sessionEnded';
 import { useAuth, useAuthActions } from '../auth/useAuth';
+import type { Issue } from '../api/client';
+import type { SignUpResult } from '../auth/types';
+import { savePendingAnalysis, saveIsPending } from '../features/troubleshoot/saveAfterSignUp';
+import { carriedOverText } from '../features/usage/usage';
+import { formatResetDate } from '../features/usage/useUsage';
 import { validateNewPassword, validateResetEmail, validateSignUp } from '../auth/validation';
 
 export type LoginMode = 'signin' | 'signup' | 'reset' | 'new-password' | 'verify';
@@ -33,14 +38,31 @@ export const REDIRECT_DELAY_MS = 1000;
 export const SIGNUP_TOAST_TITLE = 'Account Created Successfully!';
 export const SIGNUP_TOAST_TEXT =
   'Please check your email to verify your account. You can still use the app while unverified.';
+export const RESULTS_SAVED_TEXT = 'Your troubleshooting results are saved to your issues.';
+export const RESULTS_NOT_SAVED_TEXT = 'Your troubleshooting results could not be saved: please analyze the issue again.';
+
+// saveResults keeps the promise of "Sign Up to Save Results" once the maker is signed in: the
+// sentence to tell them, or '' when no result was waiting.
+async function saveResults(): Promise<string> {
+  let saved: Issue | null;
+  try {
+    saved = await savePendingAnalysis();
+  } catch (err) {
+    console.error('Saving the results failed', err);
+    return RESULTS_NOT_SAVED_TEXT;
+  }
+  return saved ? RESULTS_SAVED_TEXT : '';
+}
 
 /**
  * The screen mode of a /login URL and the action link it was opened with (read from the address
- * bar at start, see addressBar.ts). Links with an oobCode exist in local mode only.
+ * bar at start, see addressBar.ts). Local links say reset or verify; Firebase's action links
+ * (the action URL of the project's email templates set to /login) say resetPassword or verifyEmail.
  */
 export function loginModeOf(params: URLSearchParams, localMode: boolean, link = actionLinkOf(params)): LoginMode {
-  if (localMode && link?.mode === 'reset') return 'new-password';
-  if (localMode && link?.mode === 'verify') return 'verify';
+  const [reset, verify] = localMode ? ['reset', 'verify'] : ['resetPassword', 'verifyEmail'];
+  if (link?.mode === reset) return 'new-password';
+  if (link?.mode === verify) return 'verify';
   const mode = params.get('mode');
   if (mode === 'signup' || mode === 'reset') return mode;
   return 'signin';
@@ -64,10 +86,10 @@ const SUBTITLES: Record<LoginMode, string> = {
 
 // A verification code works once; React may run the effect twice.
 const verifications = new Map<string, Promise<{ message: string }>>();
-function verifyOnce(code: string): Promise<{ message: string }> {
+function verifyOnce(code: string, verify: (code: string) => Promise<{ message: string }>): Promise<{ message: string }> {
   let p = verifications.get(code);
   if (!p) {
-    p = localVerifyEmail(code);
+    p = verify(code);
     verifications.set(code, p);
   }
   return p;
@@ -94,7 +116,10 @@ function LoginScreen() {
   const actions = useAuthActions();
   const { toast } = useToast();
   const navigate = useNavigate();
-  const location = useLocation() as Location<{ from?: Location; notice?: string } | null>;
+  const location = useLocation() as Location<{ from?: Location; notice?: string; signedOut?: boolean } | null>;
+  // A session that ended by itself has been explained once it is shown here.
+  const signedOutNotice = location.state?.signedOut === true;
+  useEffect(forgetSessionEnded, []);
   const [params] = useSearchParams();
   const localMode = actions.mode === 'local';
   // A reset or verification link's code left the address bar before the app started (so it never
@@ -109,6 +134,7 @@ function LoginScreen() {
   const [success, setSuccess] = useState(location.state?.notice ?? '');
   const [busy, setBusy] = useState(false);
   const [resetSent, setResetSent] = useState(false);
+  const [savePending] = useState(saveIsPending);
   // Once a sign-in starts, this screen decides where to go (not the signed-in redirect).
   const [handling, setHandling] = useState(false);
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
@@ -120,7 +146,7 @@ function LoginScreen() {
   useEffect(() => {
     if (mode !== 'verify') return;
     let active = true;
-    verifyOnce(oobCode).then(
+    verifyOnce(oobCode, actions.verifyEmail).then(
       (res) => {
         forgetActionLink();
         if (!active) return;
@@ -135,7 +161,7 @@ function LoginScreen() {
     return () => {
       active = false;
     };
-  }, [mode, oobCode, refreshUser, signedIn]);
+  }, [mode, oobCode, refreshUser, signedIn, actions.verifyEmail]);
 
   const entryMode = mode === 'signin' || mode === 'signup' || mode === 'reset';
   if (entryMode && !handling) {
@@ -159,7 +185,9 @@ function LoginScreen() {
   };
 
   const run = async (work: () => Promise<void>) => {
+    // A new attempt replaces the last outcome: no earlier notice beside a new error.
     setError('');
+    setSuccess('');
     setBusy(true);
     try {
       await work();
@@ -181,6 +209,8 @@ function LoginScreen() {
         return;
       }
       trackLoginSuccess('email');
+      const saved = await saveResults();
+      if (saved) toast({ title: 'Signed In', description: saved, variant: saved === RESULTS_SAVED_TEXT ? 'success' : 'destructive' });
       const from = location.state?.from;
       navigate(from && from.pathname !== '/login' ? from : '/dashboard', { replace: true });
     });
@@ -193,21 +223,28 @@ function LoginScreen() {
         return;
       }
       setHandling(true);
-      let verificationSent: boolean;
+      let result: SignUpResult;
       try {
-        ({ verificationSent } = await actions.signUp(fields.email.trim(), fields.password, fields.displayName.trim()));
+        result = await actions.signUp(fields.email.trim(), fields.password, fields.displayName.trim());
       } catch (err) {
         setHandling(false);
         setError(authErrorMessage(err));
         return;
       }
+      const { verificationSent, transferred = 0, user } = result;
       trackSignUp('email');
-      toast({
-        title: SIGNUP_TOAST_TITLE,
+      const saved = await saveResults();
+      const parts: string[] = [];
+      if (verificationSent) parts.push(SIGNUP_TOAST_TEXT);
+      if (transferred > 0 && user) {
+        // The analyses used before signing up came with the account: say so, and when credits return.
+        parts.push(carriedOverText(transferred, user.monthlyUsage ?? transferred, user.monthlyLimit ?? 3, formatResetDate(user.usageResetsAt)));
+      } else if (!verificationSent) {
         // Without email (a local server with no SMTP) there is nothing to verify.
-        description: verificationSent ? SIGNUP_TOAST_TEXT : 'You can start using Layerfix right away.',
-        variant: 'success',
-      });
+        parts.push('You can start using Layerfix right away.');
+      }
+      if (saved) parts.push(saved);
+      toast({ title: SIGNUP_TOAST_TITLE, description: parts.join(' '), variant: 'success' });
       if (verificationSent) {
         setSuccess(`We sent a verification link to ${fields.email.trim()}. Please check your email to verify your account.`);
       }
@@ -223,6 +260,8 @@ function LoginScreen() {
         const { isNewUser } = await actions.signInWithGoogle();
         trackLoginSuccess('google');
         if (isNewUser) trackSignUp('google');
+        const saved = await saveResults();
+        if (saved) toast({ title: 'Signed In', description: saved, variant: saved === RESULTS_SAVED_TEXT ? 'success' : 'destructive' });
       } catch (err) {
         setHandling(false);
         trackLoginFailure('google', failureCode(err));
@@ -259,7 +298,7 @@ function LoginScreen() {
       }
       let message: string;
       try {
-        ({ message } = await localPasswordUpdate(oobCode, fields.password));
+        ({ message } = await actions.updatePassword(oobCode, fields.password));
       } catch (err) {
         setError(authErrorMessage(err));
         return;
@@ -304,8 +343,15 @@ function LoginScreen() {
             </Alert>
           )}
           {success && (
-            <Alert severity="success" data-testid="auth-success">
+            <Alert severity={signedOutNotice && success === location.state?.notice ? 'warning' : 'success'} data-testid="auth-success">
               {success}
+            </Alert>
+          )}
+          {(mode === 'signup' || mode === 'signin') && !success && savePending && (
+            <Alert severity="info" data-testid="save-pending">
+              {mode === 'signup'
+                ? 'Your troubleshooting results will be saved to your new account.'
+                : 'Your troubleshooting results will be saved to your account when you sign in.'}
             </Alert>
           )}
 
@@ -440,7 +486,7 @@ function OperatorReset() {
       {config.contactEmail && (
         <>
           {' '}
-          (<Link href={`mailto:${config.contactEmail}`}>{config.contactEmail}</Link>)
+          (<Link href={`mailto:${config.contactEmail}`} underline="always">{config.contactEmail}</Link>)
         </>
       )}{' '}
       to run:

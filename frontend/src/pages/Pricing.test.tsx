@@ -1,10 +1,13 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { config } from '../config';
 import Pricing from './Pricing';
 import { renderWithProviders, stubFetch } from '../test/render';
 
 afterEach(() => {
   vi.unstubAllGlobals();
+  config.billingEnabled = false;
+  config.contactEmail = '';
 });
 
 describe('public pricing page', () => {
@@ -33,9 +36,9 @@ describe('public pricing page', () => {
     const farm = screen.getByTestId('plan-farm');
     expect(within(farm).getByText('Print Farm')).toBeInTheDocument();
     expect(within(farm).getByTestId('plan-limit')).toHaveTextContent('175 issues per month');
-    expect(within(farm).getByText('Coming Soon')).toBeInTheDocument();
-    expect(within(screen.getByTestId('plan-pro')).getByText('Coming Soon')).toBeInTheDocument();
-    expect(within(screen.getByTestId('plan-free')).queryByText('Coming Soon')).not.toBeInTheDocument();
+    expect(screen.queryByText('Coming Soon')).not.toBeInTheDocument();
+    expect(within(farm).getByText(/Narrow-it-down questions/)).toBeInTheDocument();
+    expect(within(screen.getByTestId('plan-free')).getByText(/Narrow-it-down questions/)).toBeInTheDocument();
     expect(within(screen.getByTestId('plan-free')).queryByText('Popular')).not.toBeInTheDocument();
 
     const buttons = screen.getAllByRole('link', { name: 'Get Started Free' });
@@ -43,6 +46,23 @@ describe('public pricing page', () => {
     expect(buttons[0]).toHaveAttribute('href', '/login?mode=signup');
     const urls = fetch.mock.calls.map((c) => String(c[0]));
     expect(urls).toEqual(expect.arrayContaining(['/api/pricing', '/api/usage-limits']));
+  });
+
+  it('says billing is off before anyone clicks, with the operator contact when set', async () => {
+    stubFetch({});
+    config.contactEmail = 'ops@example.com';
+    renderWithProviders(<Pricing />, { path: '/pricing' });
+    const notice = await screen.findByTestId('billing-off-notice');
+    expect(notice).toHaveTextContent('Billing is not enabled on this server');
+    expect(within(notice).getByRole('link', { name: 'ops@example.com' })).toHaveAttribute('href', 'mailto:ops@example.com');
+  });
+
+  it('says nothing about billing when it is on', async () => {
+    stubFetch({});
+    config.billingEnabled = true;
+    renderWithProviders(<Pricing />, { path: '/pricing' });
+    await screen.findByTestId('plan-pro');
+    expect(screen.queryByTestId('billing-off-notice')).not.toBeInTheDocument();
   });
 
   it('shows the fallback prices when the calls fail', async () => {

@@ -6,6 +6,7 @@ import Container from '@mui/material/Container';
 import Typography from '@mui/material/Typography';
 import { trackViewContent } from '../analytics';
 import { config } from '../config';
+import { BillingOffNotice } from '../components/pricing/BillingOffNotice';
 import { PlanCard, PlanGrid } from '../components/pricing/PlanCard';
 import { usePlans } from '../hooks/usePlans';
 import { useAuth } from '../auth/useAuth';
@@ -48,6 +49,7 @@ function PublicPricing() {
           you can analyze each month.
         </Typography>
       </Box>
+      {!config.billingEnabled && <BillingOffNotice />}
       <PlanGrid>
         {plans.map((plan) => (
           <PlanCard

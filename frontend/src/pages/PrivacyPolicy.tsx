@@ -2,6 +2,16 @@ import { config } from '../config';
 import { ContactLine } from '../components/ContactLine';
 import { LegalPage, operatedBy, type LegalSection } from '../components/LegalPage';
 
+/**
+ * Where an analysis is made, as this server is configured (the features page says the same): with
+ * an AI provider (Gemini) the description and photos go to it; otherwise nothing leaves the server.
+ */
+export function aiUse(imageAnalysis: boolean): string {
+  return imageAnalysis
+    ? 'Descriptions, print settings, photos and attached printer files (with passwords and keys removed) are sent to our AI provider, Google Gemini, solely to produce your analysis.'
+    : 'Analyses are made on this server by its built-in engine: your descriptions, settings and photos are not sent to any AI provider.';
+}
+
 export default function PrivacyPolicy() {
   const sections: LegalSection[] = [
     {
@@ -26,8 +36,7 @@ export default function PrivacyPolicy() {
         <>
           <p>
             We use your information to diagnose print problems, show your issue history, enforce plan limits, process
-            payments, keep the service secure, and improve our recommendations. Descriptions and photos are sent to an AI
-            provider solely to produce your analysis.
+            payments, keep the service secure, and improve our recommendations. {aiUse(config.imageAnalysis)}
           </p>
         </>
       ),
@@ -38,7 +47,10 @@ export default function PrivacyPolicy() {
         <>
           <p>We do not sell your personal information. We share it only with:</p>
           <ul>
-            <li>Service providers that run parts of Layerfix for us: hosting, sign-in, payment processing and AI analysis.</li>
+            <li>
+              Service providers that run parts of Layerfix for us: hosting, sign-in
+              {config.imageAnalysis ? ', payment processing and AI analysis.' : ' and payment processing.'}
+            </li>
             <li>Analytics and advertising partners, when enabled, who receive page views and events such as sign-ups and purchases.</li>
             <li>People you choose: when you create a share link, anyone with that link can read the shared troubleshooting guide. Shared solutions help the maker community.</li>
             <li>Authorities, when the law requires it or to protect the rights and safety of users and the service.</li>

@@ -32,6 +32,22 @@ function useNoReferrer() {
   }, []);
 }
 
+const APP_TITLE = 'Layerfix - AI 3D Print Troubleshooting';
+
+// useGuideTitle names the tab after the guide, as the server's page does for link previews,
+// and gives the next screen the app's own title back.
+function useGuideTitle(title: string | undefined) {
+  useEffect(() => {
+    if (title) document.title = `${title} – Layerfix`;
+  }, [title]);
+  useEffect(
+    () => () => {
+      document.title = APP_TITLE;
+    },
+    [],
+  );
+}
+
 function StateCard({ icon, title, text, action }: { icon: ReactNode; title: string; text: string; action: ReactNode }) {
   return (
     <Container maxWidth="sm" sx={{ py: { xs: 8, md: 12 } }}>
@@ -56,6 +72,7 @@ export default function SharedGuide() {
     getSharedResult(shareId),
   );
   useNoReferrer();
+  useGuideTitle(data?.title);
 
   if (isLoading || (!data && !error)) {
     return (

@@ -1,7 +1,8 @@
 // /troubleshooting-results: waits for the analysis started by the form, then shows it
-// (SPEC section 2 and section 4 "Analysis flow").
-import { useEffect, useState } from 'react';
-import { Link as RouterLink, useNavigate } from 'react-router-dom';
+// (SPEC section 2 and section 4 "Analysis flow"). A saved issue moves on to its own address,
+// /issues/:id, which shows it with the same Results.
+import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { Link as RouterLink, Navigate, useNavigate } from 'react-router-dom';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
@@ -13,12 +14,15 @@ import PersonAddAlt1Rounded from '@mui/icons-material/PersonAddAlt1Rounded';
 import ShareRounded from '@mui/icons-material/ShareRounded';
 import { useAuth } from '../auth/useAuth';
 import { useToast } from '../components/Toast';
-import { putCheckedSteps, refineIssue, refineTroubleshoot } from '../api/client';
+import { putCheckedSteps, refineIssue, refineTroubleshoot, type Issue, type NarrowAnswer, type TroubleshootingResult } from '../api/client';
 import { NarrowItDown } from '../features/troubleshoot/NarrowItDown';
+import { rerank } from '../features/troubleshoot/rerank';
 import { refineErrorText } from '../features/troubleshoot/errors';
 import { buildPayload } from '../features/troubleshoot/submit';
 import { checkedFromTitles, loadCheckedSteps, resultKey, saveCheckedSteps, titlesOf, toggleStep } from '../features/troubleshoot/checkedSteps';
-import { analysisErrorToast, ANALYSIS_FAILED, DEFAULT_ANALYSIS_ERROR } from '../features/troubleshoot/errors';
+import { analysisErrorToast, ANALYSIS_FAILED, DEFAULT_ANALYSIS_ERROR, parseHttpError, type ToastText } from '../features/troubleshoot/errors';
+import type { FailureState } from '../features/troubleshoot/preflight';
+import { useEndSession } from '../auth/useEndSession';
 import {
   AdditionalTips,
   IssueAnalysis,
@@ -32,12 +36,15 @@ import {
   showStoredResult,
   TIMEOUT_MS,
   type AnalysisState,
+  type IssueDetails,
 } from '../features/troubleshoot/session';
+import { markSaveAfterSignUp } from '../features/troubleshoot/saveAfterSignUp';
+import { AnsweredBy } from '../features/troubleshoot/AnsweredBy';
 import { ShareBanner } from '../features/troubleshoot/ShareBanner';
 import { useShareLink } from '../features/troubleshoot/useShareLink';
 import { issueErrorToast, SUBMIT_DEFAULT_ERROR } from '../features/workspace/issueErrors';
 import { rememberIssueState } from '../features/workspace/resolve';
-import { resultOf } from '../features/workspace/savedIssue';
+import { issuePath, resultOf } from '../features/workspace/savedIssue';
 import { SavedIssueActions } from '../features/workspace/SavedIssueActions';
 
 // The form to return to. Signed-in users will go back to /report-issue once auth exists.
@@ -52,6 +59,7 @@ function useAnalysisResult(): Done | null {
   const { toast } = useToast();
   // Signed-in users return to /report-issue with the messages of SPEC section 8 "Issue submission".
   const { user } = useAuth();
+  const endSession = useEndSession();
   const formPath = user ? '/report-issue' : FORM_PATH;
   const errorToast = user ? issueErrorToast : analysisErrorToast;
   const [done, setDone] = useState<Done | null>(() => {
@@ -61,6 +69,11 @@ function useAnalysisResult(): Done | null {
 
   useEffect(() => {
     if (done) return;
+    // The form comes back with its draft and says why the analysis did not happen.
+    const backToForm = (failure: ToastText) => {
+      toast({ ...failure, variant: 'destructive' });
+      navigate(formPath, { replace: true, state: { failure } satisfies FailureState });
+    };
     const check = () => {
       const s = readAnalysis();
       switch (s.kind) {
@@ -69,14 +82,17 @@ function useAnalysisResult(): Done | null {
           return true;
         case 'failed':
           clearAnalysis();
-          toast({ ...errorToast(s.error), variant: 'destructive' });
-          navigate(formPath, { replace: true });
+          if (user && parseHttpError(s.error)?.status === 401) {
+            toast({ ...errorToast(s.error), variant: 'destructive' });
+            endSession();
+          } else {
+            backToForm(errorToast(s.error));
+          }
           return true;
         case 'waiting':
           if (s.lost || Date.now() - s.startedAt > TIMEOUT_MS) {
             clearAnalysis();
-            toast({ title: ANALYSIS_FAILED, description: user ? SUBMIT_DEFAULT_ERROR : DEFAULT_ANALYSIS_ERROR, variant: 'destructive' });
-            navigate(formPath, { replace: true });
+            backToForm({ title: ANALYSIS_FAILED, description: user ? SUBMIT_DEFAULT_ERROR : DEFAULT_ANALYSIS_ERROR });
             return true;
           }
           return false;
@@ -90,7 +106,7 @@ function useAnalysisResult(): Done | null {
       if (check()) clearInterval(timer);
     }, POLL_INTERVAL_MS);
     return () => clearInterval(timer);
-  }, [done, navigate, toast, formPath, errorToast, user]);
+  }, [done, navigate, toast, formPath, errorToast, user, endSession]);
 
   return done;
 }
@@ -116,15 +132,35 @@ export default function TroubleshootingResults() {
       </Container>
     );
   }
-  return <Results key={resultKey(done.result, done.issue?.id)} state={done} />;
+  // A saved issue has its own address, which can be bookmarked and opened in another tab.
+  if (done.issue?.id) return <Navigate to={issuePath(done.issue.id)} replace />;
+  return <Results key={resultKey(done.result, done.issue?.id)} result={done.result} issue={done.issue} />;
 }
 
-function Results({ state }: { state: Done }) {
-  const { issue } = state;
+interface ResultsProps {
+  result: TroubleshootingResult;
+  issue: (IssueDetails & { resolvedAt?: string | null }) | null;
+  /** A saved issue after a narrow-it-down answer, as the server now has it. */
+  onSaved?: (issue: Issue) => void;
+  /** Above the title (a way back to the list). */
+  header?: ReactNode;
+}
+
+/**
+ * An analysis and its actions: an unsaved result here, a saved issue at /issues/:id. It opens at
+ * the top of the page with the focus on the summary's heading, whatever the page before scrolled to.
+ */
+export function Results({ result: initial, issue, onSaved, header }: ResultsProps) {
   const { toast } = useToast();
   // The result narrows down when the maker answers a question; its ticks follow the steps by title.
-  const [result, setResult] = useState(state.result);
+  const [result, setResult] = useState(initial);
   const [refining, setRefining] = useState(false);
+  const [outcome, setOutcome] = useState<{ message: string; movedUp: string[] }>({ message: '', movedUp: [] });
+  const summaryHeading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    window.scrollTo?.(0, 0);
+    summaryHeading.current?.focus({ preventScroll: true });
+  }, []);
   const key = resultKey(result, issue?.id);
   // A saved issue's ticks come from the server, so every device agrees; an anonymous result's ticks
   // stay in this browser.
@@ -135,14 +171,18 @@ function Results({ state }: { state: Done }) {
   );
   const { link, sharing, share } = useShareLink(result, issue);
   const { user } = useAuth();
-  const canRefine = issue?.id ? issue.status !== 'resolved' : Boolean(issue && result.refineToken);
+  // Every anonymous result carries a token (it also saves the result after sign-up); only one with
+  // questions, or answers given, can be narrowed down.
+  const asked = (result.questions?.length ?? 0) > 0 || Object.keys(result.answers ?? {}).length > 0;
+  const canRefine = issue?.id ? issue.status !== 'resolved' : Boolean(issue && result.refineToken && asked);
 
-  const answer = async (id: string, value: boolean) => {
+  const answer = async (id: string, value: NarrowAnswer) => {
     if (!issue || refining) return;
     setRefining(true);
     try {
+      let saved: Issue | undefined;
       const next = issue.id
-        ? resultOf(await refineIssue(issue.id, { [id]: value }))
+        ? resultOf((saved = await refineIssue(issue.id, { [id]: value })))
         : {
             ...(await refineTroubleshoot({
               ...buildPayload(issue, []),
@@ -152,10 +192,12 @@ function Results({ state }: { state: Done }) {
             refineToken: result.refineToken,
           };
       const ticked = checkedFromTitles(next.steps, titlesOf(result.steps, checked));
+      setOutcome(rerank(result.steps, next.steps));
       setResult(next);
       setChecked(ticked);
       saveCheckedSteps(resultKey(next, issue.id), ticked);
-      showStoredResult(next, issue);
+      if (saved) onSaved?.(saved);
+      else showStoredResult(next, issue);
     } catch (err) {
       toast({ title: 'Could Not Update the Steps', description: refineErrorText(err), variant: 'destructive' });
     } finally {
@@ -182,6 +224,7 @@ function Results({ state }: { state: Done }) {
 
   return (
     <Container maxWidth="md" sx={{ py: { xs: 3, md: 5 } }}>
+      {header}
       <Stack
         direction={{ xs: 'column', sm: 'row' }}
         spacing={2}
@@ -199,11 +242,18 @@ function Results({ state }: { state: Done }) {
       </Stack>
       <Stack spacing={2.5}>
         {link && <ShareBanner link={link} />}
-        <IssueAnalysis summary={result.summary} />
+        <IssueAnalysis summary={result.summary} headingRef={summaryHeading} />
+        <AnsweredBy result={result} />
         {canRefine && (
-          <NarrowItDown questions={result.questions ?? []} answers={result.answers ?? {}} busy={refining} onAnswer={(id, v) => void answer(id, v)} />
+          <NarrowItDown
+            questions={result.questions ?? []}
+            answers={result.answers ?? {}}
+            busy={refining}
+            outcome={outcome.message}
+            onAnswer={(id, v) => void answer(id, v)}
+          />
         )}
-        <RecommendedSolutions steps={result.steps} checked={checked} onToggle={toggle} />
+        <RecommendedSolutions steps={result.steps} checked={checked} onToggle={toggle} movedUp={outcome.movedUp} />
         <AdditionalTips tips={result.additionalTips} />
         {issue && <OriginalIssueDetails issue={issue} />}
         {/* Signed in: Mark as Resolved, Resolution Notes, Return to Dashboard (issue 6). */}
@@ -211,7 +261,14 @@ function Results({ state }: { state: Done }) {
           <SavedIssueActions result={result} issue={issue} checked={checked} />
         ) : (
           <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1.5} sx={{ justifyContent: 'center', pt: 1 }}>
-            <Button component={RouterLink} to="/login?mode=signup" variant="contained" size="large" startIcon={<PersonAddAlt1Rounded />}>
+            <Button
+              component={RouterLink}
+              to="/login?mode=signup"
+              onClick={markSaveAfterSignUp}
+              variant="contained"
+              size="large"
+              startIcon={<PersonAddAlt1Rounded />}
+            >
               Sign Up to Save Results
             </Button>
             <Button component={RouterLink} to={FORM_PATH} variant="outlined" size="large" startIcon={<AddCircleOutlineRounded />}>

@@ -10,7 +10,6 @@ import ListItemText from '@mui/material/ListItemText';
 import Skeleton from '@mui/material/Skeleton';
 import Typography from '@mui/material/Typography';
 import CheckCircleRoundedIcon from '@mui/icons-material/CheckCircleRounded';
-import ScheduleRoundedIcon from '@mui/icons-material/ScheduleRounded';
 import { formatPrice, type Plan } from '../../plans';
 
 interface Props {
@@ -75,17 +74,9 @@ export function PlanCard({ plan, loading = false, action }: Props) {
           {plan.features.map((f) => (
             <ListItem key={f.label} disableGutters sx={{ alignItems: 'flex-start' }}>
               <ListItemIcon sx={{ minWidth: 30, mt: 0.25 }}>
-                {f.comingSoon ? (
-                  <ScheduleRoundedIcon fontSize="small" color="disabled" />
-                ) : (
-                  <CheckCircleRoundedIcon fontSize="small" color="success" />
-                )}
+                <CheckCircleRoundedIcon fontSize="small" color="success" />
               </ListItemIcon>
-              <ListItemText
-                primary={f.label}
-                secondary={f.comingSoon ? 'Coming Soon' : undefined}
-                slotProps={{ secondary: { sx: { color: 'warning.main', fontWeight: 600, fontSize: 12 } } }}
-              />
+              <ListItemText primary={f.label} />
             </ListItem>
           ))}
         </List>

@@ -27,6 +27,7 @@ import {
 import type { UsageLimits } from '../../api/types';
 import { trackAddToCart, trackPurchase, trackViewContent } from '../../analytics';
 import { useAuth } from '../../auth/useAuth';
+import { BillingOffNotice } from '../../components/pricing/BillingOffNotice';
 import { PlanCard, PlanGrid } from '../../components/pricing/PlanCard';
 import { useToast } from '../../components/Toast';
 import { config } from '../../config';
@@ -299,6 +300,7 @@ export default function SubscribeScreen() {
         )}
       </Box>
 
+      {!billingEnabled && !subscription.isLoading && <BillingOffNotice />}
       <PlanGrid>
         {plans.map((plan) => {
           const isCurrent = planAction(current, plan.tier, hasSubscription) === 'current';

@@ -1,5 +1,6 @@
-import { useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import type { Attachment } from '../attachments/attachments';
+import { draftPhotos, saveFormDraft, type FormDraft } from './draft';
 import type { SlicerSettings } from '../slicedfile/parse';
 import { NUMERIC_RULES, type IssueDetailsValues } from './validation';
 
@@ -10,17 +11,53 @@ export type IssueFormErrors<V> = Partial<Record<keyof V, string>>;
 
 export type IssueFormState<V extends IssueDetailsValues> = ReturnType<typeof useIssueForm<V>>;
 
+/** How long typing pauses before the draft is written. */
+const DRAFT_DELAY_MS = 300;
+
 // useIssueForm holds the state both issue forms share: the typed values, the photos, the errors
-// shown and whether 'Additional Details' is open.
-export function useIssueForm<V extends IssueDetailsValues>(initialValues: V) {
-  const [values, setValues] = useState<V>(initialValues);
-  const [photos, setPhotos] = useState<File[]>([]);
+// shown and whether 'Additional Details' is open. With a draft key every change is kept as a draft
+// (see draft.ts), and `restored` is a draft to start from.
+export function useIssueForm<V extends IssueDetailsValues>(
+  initialValues: V,
+  draftKey: string | null = null,
+  restored: FormDraft<V> | null = null,
+) {
+  const [values, setValues] = useState<V>(restored?.values ?? initialValues);
+  const [photos, setPhotos] = useState<File[]>(() => (draftKey ? draftPhotos(draftKey) : []));
   const [errors, setErrors] = useState<IssueFormErrors<V>>({});
-  const [detailsOpen, setDetailsOpen] = useState(() => DETAIL_KEYS.some((k) => initialValues[k] !== ''));
+  const [detailsOpen, setDetailsOpen] = useState(() => DETAIL_KEYS.some((k) => (restored?.values ?? initialValues)[k] !== ''));
   // Settings read from a sliced file (G-code or 3MF); the form fields it filled stay editable.
-  const [slicer, setSlicer] = useState<SlicerSettings | null>(null);
+  const [slicer, setSlicer] = useState<SlicerSettings | null>(restored?.slicer ?? null);
   // The printer's own files (logs, configs, settings dumps), read as text.
-  const [attachments, setAttachments] = useState<Attachment[]>([]);
+  const [attachments, setAttachments] = useState<Attachment[]>(restored?.attachments ?? []);
+
+  // The draft: written a moment after the last change, and at once on submit, on leaving the
+  // screen and when the page is hidden.
+  const pending = useRef<(() => void) | null>(null);
+  const saveDraft = useCallback(() => {
+    const write = pending.current;
+    pending.current = null;
+    write?.();
+  }, []);
+  const first = useRef(true);
+  useEffect(() => {
+    if (!draftKey) return;
+    if (first.current) {
+      // Nothing changed yet: a restored draft is already stored.
+      first.current = false;
+      return;
+    }
+    pending.current = () => saveFormDraft(draftKey, { values, slicer, attachments }, photos);
+    const timer = setTimeout(saveDraft, DRAFT_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [draftKey, values, slicer, attachments, photos, saveDraft]);
+  useEffect(() => {
+    window.addEventListener('pagehide', saveDraft);
+    return () => {
+      window.removeEventListener('pagehide', saveDraft);
+      saveDraft();
+    };
+  }, [saveDraft]);
 
   // set changes one field and clears its error.
   const set = (field: keyof V) => (value: string) => {
@@ -72,5 +109,19 @@ export function useIssueForm<V extends IssueDetailsValues>(initialValues: V) {
     setDetailsOpen(true);
   };
 
-  return { values, photos, setPhotos, errors, set, showErrors, detailsOpen, toggleDetails, slicer, applySlicer, attachments, setAttachments };
+  return {
+    values,
+    photos,
+    setPhotos,
+    errors,
+    set,
+    showErrors,
+    detailsOpen,
+    toggleDetails,
+    slicer,
+    applySlicer,
+    attachments,
+    setAttachments,
+    saveDraft,
+  };
 }

@@ -1,14 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import { HEAD_BYTES, heatshrinkDecode, readSlicedFile, SlicedFileError } from './parse';
+import { fromMap, HEAD_BYTES, heatshrinkDecode, readSlicedFile, SlicedFileError } from './parse';
 import bambu3mf from './testdata/bambu-p1s.3mf.b64?raw';
 import cura from './testdata/cura-ender3.gcode?raw';
 import orca from './testdata/orca-ender3.gcode?raw';
 import prusa3mf from './testdata/prusa-mini.3mf.b64?raw';
+import prusaEnder3mf from './testdata/prusa-ender3v2.3mf.b64?raw';
 import prusa from './testdata/prusa-mk4.gcode?raw';
 import prusaBgcode from './testdata/prusa-xl.bgcode.b64?raw';
 
 const texts: Record<string, string> = { 'prusa-mk4.gcode': prusa, 'orca-ender3.gcode': orca, 'cura-ender3.gcode': cura };
-const zips: Record<string, string> = { 'bambu-p1s.3mf': bambu3mf, 'prusa-mini.3mf': prusa3mf, 'prusa-xl.bgcode': prusaBgcode };
+const zips: Record<string, string> = {
+  'bambu-p1s.3mf': bambu3mf,
+  'prusa-mini.3mf': prusa3mf,
+  'prusa-ender3v2.3mf': prusaEnder3mf,
+  'prusa-xl.bgcode': prusaBgcode,
+};
 
 function fixture(name: string): File {
   if (name in texts) return new File([texts[name]], name);
@@ -50,6 +56,19 @@ describe('reading settings from sliced files', () => {
     expect(await readSlicedFile(fixture('prusa-mini.3mf'))).toMatchObject({
       slicer: 'PrusaSlicer', printerModel: 'MINI', material: 'PETG', nozzleTemp: 240, retractionLength: 3.2,
     });
+  });
+
+  it("PrusaSlicer 3MF of a vendor printer: the profile's name, not the vendor's model id", async () => {
+    expect(await readSlicedFile(fixture('prusa-ender3v2.3mf'))).toMatchObject({
+      slicer: 'PrusaSlicer', printerModel: 'Creality Ender-3 V2', material: 'PLA', nozzleTemp: 205, travelSpeed: 150,
+    });
+  });
+
+  it('a profile name drops its nozzle; a readable printer_model is kept', () => {
+    const prusaMk4 = new Map([['printer_model', 'MK4'], ['printer_settings_id', 'Original Prusa MK4 Input Shaper 0.4 nozzle']]);
+    expect(fromMap(prusaMk4, 'PrusaSlicer').printerModel).toBe('Original Prusa MK4 Input Shaper');
+    const bambu = new Map([['printer_model', 'Bambu Lab P1S'], ['printer_settings_id', 'Bambu Lab P1S 0.4 nozzle']]);
+    expect(fromMap(bambu, 'Bambu Studio').printerModel).toBe('Bambu Lab P1S');
   });
 
   it('reads only the head and tail of a large G-code file', async () => {

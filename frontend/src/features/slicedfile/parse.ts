@@ -117,7 +117,21 @@ export function fromMap(values: Map<string, string>, slicer: Slicer): SlicerSett
       break;
     }
   }
+  const profile = printerProfileName(values);
+  if (profile) out.printerModel = profile;
   return out;
+}
+
+// printerProfileName: PrusaSlicer's printer_model is an id ("ENDER3V2", "MK4"); the name of its
+// printer profile reads as the maker knows the printer ("Creality Ender-3 V2", "Original Prusa
+// MK4 0.4 nozzle", without the nozzle). Slicers whose printer_model is a name keep it.
+function printerProfileName(values: Map<string, string>): string | undefined {
+  const model = text(values.get('printer_model'));
+  const profile = text(values.get('printer_settings_id'))
+    ?.replace(/\s*[-–(]?\s*\d+(?:\.\d+)?\s*(?:mm)?\s*nozzle\)?$/i, '')
+    .trim();
+  if (!profile || (model && !/^[A-Z0-9_+.-]+$/.test(model))) return undefined;
+  return profile;
 }
 
 function detectSlicer(s: string): Slicer {

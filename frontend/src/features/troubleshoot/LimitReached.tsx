@@ -5,9 +5,12 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import EventRepeatRounded from '@mui/icons-material/EventRepeatRounded';
 import HourglassBottomRounded from '@mui/icons-material/HourglassBottomRounded';
+import { formatResetDate } from '../usage/useUsage';
 
-// LimitReached replaces the form once the anonymous allowance is used up.
-export function LimitReached({ limit }: { limit: number }) {
+// LimitReached replaces the form once the anonymous allowance is used up; it says the day the free
+// credits return when the server gave it.
+export function LimitReached({ limit, resetsAt }: { limit: number; resetsAt?: string }) {
+  const resetDate = formatResetDate(resetsAt);
   return (
     <Box data-testid="limit-reached" sx={{ textAlign: 'center', py: { xs: 2, sm: 4 }, px: { xs: 0, sm: 4 } }}>
       <Box
@@ -42,7 +45,9 @@ export function LimitReached({ limit }: { limit: number }) {
       </Stack>
       <Stack direction="row" spacing={1} sx={{ alignItems: 'center', justifyContent: 'center', mt: 3, color: 'text.secondary' }}>
         <EventRepeatRounded fontSize="small" />
-        <Typography variant="body2">Your free credits reset next month.</Typography>
+        <Typography variant="body2" data-testid="limit-reset">
+          {resetDate ? `Your free credits reset on ${resetDate}.` : 'Your free credits reset next month.'}
+        </Typography>
       </Stack>
     </Box>
   );

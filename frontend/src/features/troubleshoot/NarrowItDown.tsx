@@ -1,5 +1,6 @@
-// "Narrow It Down": the built-in engine's yes/no questions that separate look-alike causes. An
-// answer re-ranks the steps at once and costs no credit.
+// "Narrow It Down": the built-in engine's questions that separate look-alike causes, answered
+// yes, no or not sure. An answer re-ranks the steps at once, costs no credit, and the card says
+// what it changed.
 import Box from '@mui/material/Box';
 import Card from '@mui/material/Card';
 import CardContent from '@mui/material/CardContent';
@@ -9,16 +10,24 @@ import ToggleButton from '@mui/material/ToggleButton';
 import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
 import Typography from '@mui/material/Typography';
 import HelpOutlineRounded from '@mui/icons-material/HelpOutlineRounded';
-import type { NarrowQuestion } from '../../api/client';
+import type { NarrowAnswer, NarrowQuestion } from '../../api/client';
 
 interface Props {
   questions: readonly NarrowQuestion[];
-  answers: Readonly<Record<string, boolean>>;
+  answers: Readonly<Record<string, NarrowAnswer>>;
   busy: boolean;
-  onAnswer: (id: string, answer: boolean) => void;
+  /** What the last answer did to the steps; empty before any answer in this visit. */
+  outcome?: string;
+  onAnswer: (id: string, answer: NarrowAnswer) => void;
 }
 
-export function NarrowItDown({ questions, answers, busy, onAnswer }: Props) {
+const CHOICES: readonly { value: NarrowAnswer; label: string }[] = [
+  { value: 'yes', label: 'Yes' },
+  { value: 'no', label: 'No' },
+  { value: 'unsure', label: 'Not sure' },
+];
+
+export function NarrowItDown({ questions, answers, busy, outcome = '', onAnswer }: Props) {
   if (questions.length === 0) return null;
   const open = questions.some((q) => !(q.id in answers));
   return (
@@ -41,13 +50,12 @@ export function NarrowItDown({ questions, answers, busy, onAnswer }: Props) {
         <Stack spacing={1.5}>
           {questions.map((q) => {
             const labelId = `question-${q.id}`;
-            const value = q.id in answers ? (answers[q.id] ? 'yes' : 'no') : null;
             return (
               <Stack
                 key={q.id}
                 direction={{ xs: 'column', sm: 'row' }}
                 spacing={1}
-                sx={{ alignItems: { xs: 'flex-start', sm: 'center' }, justifyContent: 'space-between' }}
+                sx={{ alignItems: { xs: 'stretch', sm: 'center' }, justifyContent: 'space-between' }}
                 data-testid="narrow-question"
               >
                 <Typography id={labelId} sx={{ fontWeight: 600 }}>
@@ -56,25 +64,32 @@ export function NarrowItDown({ questions, answers, busy, onAnswer }: Props) {
                 <ToggleButtonGroup
                   exclusive
                   size="small"
-                  value={value}
+                  value={answers[q.id] ?? null}
                   disabled={busy}
                   aria-labelledby={labelId}
-                  onChange={(_, v: 'yes' | 'no' | null) => {
-                    if (v) onAnswer(q.id, v === 'yes');
+                  onChange={(_, v: NarrowAnswer | null) => {
+                    if (v) onAnswer(q.id, v);
                   }}
-                  sx={{ flexShrink: 0 }}
+                  sx={{ flexShrink: 0, '& .MuiToggleButton-root': { flex: { xs: 1, sm: 'none' }, px: 2, whiteSpace: 'nowrap' } }}
                 >
-                  <ToggleButton value="yes" sx={{ px: 2.5 }}>
-                    Yes
-                  </ToggleButton>
-                  <ToggleButton value="no" sx={{ px: 2.5 }}>
-                    No
-                  </ToggleButton>
+                  {CHOICES.map((c) => (
+                    <ToggleButton key={c.value} value={c.value}>
+                      {c.label}
+                    </ToggleButton>
+                  ))}
                 </ToggleButtonGroup>
               </Stack>
             );
           })}
         </Stack>
+        <Typography
+          role="status"
+          variant="body2"
+          data-testid="narrow-outcome"
+          sx={{ mt: outcome ? 2 : 0, fontWeight: 600, color: 'primary.dark', '&:empty': { display: 'none' } }}
+        >
+          {outcome}
+        </Typography>
       </CardContent>
     </Card>
   );

@@ -1,4 +1,4 @@
-import { useState, type ReactNode } from 'react';
+import { useState, type ReactNode, type Ref } from 'react';
 import Box from '@mui/material/Box';
 import ButtonBase from '@mui/material/ButtonBase';
 import Card from '@mui/material/Card';
@@ -10,6 +10,7 @@ import Dialog from '@mui/material/Dialog';
 import IconButton from '@mui/material/IconButton';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
+import ArrowUpwardRounded from '@mui/icons-material/ArrowUpwardRounded';
 import CloseRounded from '@mui/icons-material/CloseRounded';
 import ExpandMoreRounded from '@mui/icons-material/ExpandMoreRounded';
 import InsightsRounded from '@mui/icons-material/InsightsRounded';
@@ -21,13 +22,28 @@ import { priorityColor, priorityLabel } from './priority';
 import type { IssueDetails } from './session';
 import { AttachmentList } from '../attachments/AttachmentList';
 
-function Section({ icon, title, children, action }: { icon: ReactNode; title: string; children: ReactNode; action?: ReactNode }) {
+interface SectionProps {
+  icon: ReactNode;
+  title: string;
+  children: ReactNode;
+  action?: ReactNode;
+  /** The heading, for moving the focus to it (it is not in the tab order). */
+  headingRef?: Ref<HTMLHeadingElement>;
+}
+
+function Section({ icon, title, children, action, headingRef }: SectionProps) {
   return (
     <Card component="section" aria-label={title}>
       <CardContent sx={{ p: { xs: 1.75, sm: 3 }, '&:last-child': { pb: { xs: 2, sm: 3 } } }}>
         <Stack direction="row" spacing={1.25} sx={{ alignItems: 'center', mb: 2 }}>
           <Box sx={{ color: 'primary.main', display: 'flex' }}>{icon}</Box>
-          <Typography variant="h6" component="h2" sx={{ flexGrow: 1, fontSize: { xs: 18, sm: 20 }, lineHeight: 1.3 }}>
+          <Typography
+            variant="h6"
+            component="h2"
+            ref={headingRef}
+            tabIndex={headingRef ? -1 : undefined}
+            sx={{ flexGrow: 1, fontSize: { xs: 18, sm: 20 }, lineHeight: 1.3, '&:focus': { outline: 'none' } }}
+          >
             {title}
           </Typography>
           {action}
@@ -38,9 +54,9 @@ function Section({ icon, title, children, action }: { icon: ReactNode; title: st
   );
 }
 
-export function IssueAnalysis({ summary }: { summary: string }) {
+export function IssueAnalysis({ summary, headingRef }: { summary: string; headingRef?: Ref<HTMLHeadingElement> }) {
   return (
-    <Section icon={<InsightsRounded />} title="Issue Analysis">
+    <Section icon={<InsightsRounded />} title="Issue Analysis" headingRef={headingRef}>
       <Typography sx={{ whiteSpace: 'pre-line', lineHeight: 1.7 }}>{summary}</Typography>
     </Section>
   );
@@ -51,9 +67,11 @@ interface StepsProps {
   /** Indices of ticked steps; without onToggle the list is read-only. */
   checked?: readonly number[];
   onToggle?: (index: number) => void;
+  /** Titles of the steps the last narrow-it-down answer moved up. */
+  movedUp?: readonly string[];
 }
 
-export function RecommendedSolutions({ steps, checked = [], onToggle }: StepsProps) {
+export function RecommendedSolutions({ steps, checked = [], onToggle, movedUp = [] }: StepsProps) {
   const progress = onToggle && steps.length > 0 ? `${checked.length}/${steps.length} done` : undefined;
   return (
     <Section
@@ -64,6 +82,7 @@ export function RecommendedSolutions({ steps, checked = [], onToggle }: StepsPro
       <Stack component="ol" spacing={1.5} sx={{ listStyle: 'none', m: 0, p: 0 }}>
         {steps.map((step, i) => {
           const done = checked.includes(i);
+          const moved = movedUp.includes(step.title);
           const titleId = `step-${i}-title`;
           return (
             <Box
@@ -76,7 +95,7 @@ export function RecommendedSolutions({ steps, checked = [], onToggle }: StepsPro
                 p: { xs: 1.25, sm: 2 },
                 borderRadius: 2,
                 border: 1,
-                borderColor: done ? 'success.main' : 'divider',
+                borderColor: done ? 'success.main' : moved ? 'primary.main' : 'divider',
                 bgcolor: done ? 'rgba(22, 163, 74, 0.06)' : 'background.paper',
                 transition: 'background-color 120ms, border-color 120ms',
               }}
@@ -112,19 +131,20 @@ export function RecommendedSolutions({ steps, checked = [], onToggle }: StepsPro
                   spacing={{ xs: 0.5, sm: 1 }}
                   sx={{ alignItems: { xs: 'flex-start', sm: 'center' }, mb: 0.5 }}
                 >
-                  <Typography
-                    id={titleId}
-                    component="h3"
-                    sx={{
-                      fontWeight: 700,
-                      flexGrow: 1,
-                      overflowWrap: 'anywhere',
-                      textDecoration: done ? 'line-through' : 'none',
-                      color: done ? 'text.secondary' : 'text.primary',
-                    }}
-                  >
+                  {/* A ticked step stays readable: the maker is often still following it. */}
+                  <Typography id={titleId} component="h3" sx={{ fontWeight: 700, flexGrow: 1, overflowWrap: 'anywhere' }}>
                     {step.title}
                   </Typography>
+                  {moved && (
+                    <Chip
+                      size="small"
+                      color="primary"
+                      variant="outlined"
+                      icon={<ArrowUpwardRounded />}
+                      label="Moved up"
+                      data-testid="moved-up"
+                    />
+                  )}
                   <Chip
                     size="small"
                     label={priorityLabel(step.priority)}
@@ -168,6 +188,7 @@ function detailRows(issue: IssueDetails): [string, string][] {
   const printer = issue.printerName ? `${issue.printerName}${issue.printerBrand ? ` (${issue.printerBrand})` : ''}` : issue.printerBrand;
   if (printer) rows.push(['Printer', printer]);
   rows.push(['Category', categoryLabel(issue.category)]);
+  if (issue.diagnosedCategory && issue.diagnosedCategory !== issue.category) rows.push(['Diagnosed', categoryLabel(issue.diagnosedCategory)]);
   if (issue.material) rows.push(['Material', issue.material]);
   const num = (label: string, v: number | null | undefined, unit: string) => {
     if (v !== null && v !== undefined) rows.push([label, `${v}${unit}`]);

@@ -8,21 +8,30 @@ import { IssueDetailsFields } from '../issueform/IssueDetailsFields';
 import type { Attachment } from '../attachments/attachments';
 import type { SlicerSettings } from '../slicedfile/parse';
 import { useIssueForm } from '../issueform/useIssueForm';
+import type { FormDraft } from '../issueform/draft';
+import { FormFailure } from '../issueform/FormFailure';
+import type { ToastText } from './errors';
 import { EMPTY_FORM, validateTroubleshootForm, type TroubleshootFormValues } from './validation';
 
 interface Props {
+  /** Why the last analysis failed, shown above the submit button. */
+  failure?: ToastText | null;
+  /** Where the form keeps its draft, and a draft to start from. */
+  draftKey?: string | null;
+  restored?: FormDraft<TroubleshootFormValues> | null;
   initialValues?: TroubleshootFormValues;
   onSubmit: (values: TroubleshootFormValues, photos: File[], slicer: SlicerSettings | null, attachments: Attachment[]) => void;
   submitting?: boolean;
 }
 
 // TroubleshootForm is the anonymous issue form of the home screen.
-export function TroubleshootForm({ initialValues = EMPTY_FORM, onSubmit, submitting = false }: Props) {
-  const form = useIssueForm(initialValues);
+export function TroubleshootForm({ initialValues = EMPTY_FORM, failure = null, draftKey = null, restored = null, onSubmit, submitting = false }: Props) {
+  const form = useIssueForm(initialValues, draftKey, restored);
   const { values, errors, set } = form;
 
   const handleSubmit = (e: FormEvent) => {
     e.preventDefault();
+    form.saveDraft();
     if (form.showErrors(validateTroubleshootForm(values))) onSubmit(values, form.photos, form.slicer, form.attachments);
   };
 
@@ -47,6 +56,7 @@ export function TroubleshootForm({ initialValues = EMPTY_FORM, onSubmit, submitt
           detailsId="additional-details"
           printerField="printerBrand"
         />
+        {failure && <FormFailure failure={failure} />}
         <Button
           type="submit"
           variant="contained"

@@ -7,6 +7,7 @@ import {
   NON_OK_ERROR,
   OFFLINE_ERROR,
   parseHttpError,
+  SERVER_DOWN_ERROR,
   TOO_LARGE_ERROR,
 } from './errors';
 
@@ -15,13 +16,13 @@ const limitBody = JSON.stringify({
 });
 
 describe('analysisErrorToast', () => {
-  it('shows Daily Limit Reached with the server message on 429 PUBLIC_USAGE_LIMIT_EXCEEDED', () => {
+  it('shows Monthly Limit Reached with the server message on 429 PUBLIC_USAGE_LIMIT_EXCEEDED', () => {
     expect(analysisErrorToast(new ApiError(429, 'Too Many Requests', limitBody), true)).toEqual({
-      title: 'Daily Limit Reached',
+      title: 'Monthly Limit Reached',
       description: 'Your free credits reset on December 1, 2026 (UTC).',
     });
     // The transport's plain Error text works too.
-    expect(analysisErrorToast(new Error(`429: ${limitBody}`), true).title).toBe('Daily Limit Reached');
+    expect(analysisErrorToast(new Error(`429: ${limitBody}`), true).title).toBe('Monthly Limit Reached');
   });
 
   it('treats a 429 with another code as a non-OK response', () => {
@@ -40,7 +41,16 @@ describe('analysisErrorToast', () => {
 
   it('maps other non-OK responses to Failed to get AI recommendations', () => {
     expect(analysisErrorToast(new ApiError(500, 'Internal Server Error', '<html>oops</html>'), true).description).toBe(NON_OK_ERROR);
-    expect(analysisErrorToast(new ApiError(502, 'Bad Gateway', ''), true).description).toBe(NON_OK_ERROR);
+    expect(analysisErrorToast(new ApiError(418, 'Teapot', ''), true).description).toBe(NON_OK_ERROR);
+  });
+
+  it('gives the real reason of a server failure: its message, or that it is down', () => {
+    const msg = '{"error":{"code":"INTERNAL","message":"The database is locked; try again."}}';
+    expect(analysisErrorToast(new ApiError(500, 'Internal Server Error', msg), true).description).toBe('The database is locked; try again.');
+    for (const status of [502, 503, 504]) {
+      expect(analysisErrorToast(new ApiError(status, 'Bad Gateway', '<html>down</html>'), true).description).toBe(SERVER_DOWN_ERROR);
+    }
+    expect(analysisErrorToast(new TypeError('Failed to fetch'), true).description).toBe(SERVER_DOWN_ERROR);
   });
 
   it('names the failing field on a 400 the form did not catch', () => {
@@ -54,7 +64,7 @@ describe('analysisErrorToast', () => {
   });
 
   it('falls back to the default text for errors without a status', () => {
-    expect(analysisErrorToast(new TypeError('Failed to fetch'), true)).toEqual({
+    expect(analysisErrorToast(new Error('photo could not be read'), true)).toEqual({
       title: 'Analysis Failed',
       description: DEFAULT_ANALYSIS_ERROR,
     });

@@ -12,7 +12,11 @@ export const TOO_LARGE_ERROR =
 export const OFFLINE_ERROR = 'No internet connection. Please check your connection and try again.';
 export const NON_OK_ERROR = 'Failed to get AI recommendations';
 export const AI_UNAVAILABLE_ERROR = 'AI analysis service is currently unavailable. Please try again later.';
-export const LIMIT_TITLE = 'Daily Limit Reached';
+export const SERVER_DOWN_ERROR = 'The Layerfix server cannot be reached right now. Your form is kept: please try again in a moment.';
+export const SIGNED_OUT_TITLE = 'You Were Signed Out';
+export const SIGNED_OUT_ERROR = 'You were signed out because your session ended. Sign in again to send your issue: what you typed is kept.';
+/** The allowance is monthly: the spec's "Daily Limit Reached" told makers the wrong wait. */
+export const LIMIT_TITLE = 'Monthly Limit Reached';
 export const LIMIT_CODE = 'PUBLIC_USAGE_LIMIT_EXCEEDED';
 
 export interface HttpFailure {
@@ -38,6 +42,21 @@ export function parseHttpError(err: unknown): HttpFailure | null {
   return failure;
 }
 
+// isNetworkFailure: the request never got an answer (the browsers' words for a failed fetch).
+export function isNetworkFailure(err: unknown): boolean {
+  const text = err instanceof Error ? err.message : String(err ?? '');
+  return /failed to fetch|networkerror|load failed|network request failed/i.test(text);
+}
+
+// serverFailure is the real reason of a failed request the server did not explain by a known code:
+// no answer or a gateway's 502/503/504 mean the server is down, and a 5xx with a message says why.
+export function serverFailure(err: unknown, http: HttpFailure | null): string | null {
+  if (!http) return isNetworkFailure(err) ? SERVER_DOWN_ERROR : null;
+  if (http.status >= 500 && http.message) return http.message;
+  if (http.status === 502 || http.status === 503 || http.status === 504) return SERVER_DOWN_ERROR;
+  return null;
+}
+
 // attachmentsTooLarge: the server's 413 for attachments over their limit says what to do.
 export function attachmentsTooLarge(http: HttpFailure): string | null {
   return http.status === 413 && http.message && /^Attachments /.test(http.message) ? http.message : null;
@@ -49,7 +68,7 @@ export function analysisErrorToast(err: unknown, online = navigator.onLine): Toa
   if (!online) return { title: ANALYSIS_FAILED, description: OFFLINE_ERROR };
   if (/entity too large/i.test(text)) return { title: ANALYSIS_FAILED, description: TOO_LARGE_ERROR };
   const http = parseHttpError(err);
-  if (!http) return { title: ANALYSIS_FAILED, description: DEFAULT_ANALYSIS_ERROR };
+  if (!http) return { title: ANALYSIS_FAILED, description: serverFailure(err, null) ?? DEFAULT_ANALYSIS_ERROR };
   if (http.status === 429 && http.code === LIMIT_CODE) {
     return { title: LIMIT_TITLE, description: http.message ?? "You've used all your free credits!" };
   }
@@ -61,7 +80,7 @@ export function analysisErrorToast(err: unknown, online = navigator.onLine): Toa
     // A validation failure the form did not catch (e.g. an unreadable photo): say which.
     return { title: NON_OK_ERROR, description: http.message };
   }
-  return { title: ANALYSIS_FAILED, description: NON_OK_ERROR };
+  return { title: ANALYSIS_FAILED, description: serverFailure(err, http) ?? NON_OK_ERROR };
 }
 
 export const SHARE_FAILED = 'Failed to create share link. Please try again.';

@@ -17,6 +17,8 @@ export interface IssueDetails {
   printerBrand?: string;
   printerName?: string;
   category: string;
+  /** The category a saved issue's analysis diagnosed, when it found one. */
+  diagnosedCategory?: string | null;
   description: string;
   material?: string | null;
   nozzleTemp?: number | null;

@@ -1,5 +1,6 @@
 import { troubleshoot, type TroubleshootInput } from '../../api/client';
 import { apiAttachments, type Attachment } from '../attachments/attachments';
+import { ANONYMOUS_DRAFT, clearFormDraft } from '../issueform/draft';
 import { issueFields } from '../issueform/validation';
 import { apiSlicerSettings } from '../slicedfile/SlicedFileImport';
 import type { SlicerSettings } from '../slicedfile/parse';
@@ -44,7 +45,9 @@ export function submitAnonymousAnalysis(
     try {
       const dataUrls = await Promise.all(photos.map(downscaleImage));
       attachPhotos(dataUrls);
-      return await troubleshoot(buildPayload(issue, dataUrls.map(stripDataUrl)));
+      const result = await troubleshoot(buildPayload(issue, dataUrls.map(stripDataUrl)));
+      clearFormDraft(ANONYMOUS_DRAFT);
+      return result;
     } finally {
       onSettled();
     }

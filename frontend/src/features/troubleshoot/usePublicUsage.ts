@@ -9,6 +9,8 @@ export interface PublicUsageState {
   limit: number;
   limitReached: boolean;
   isLoading: boolean;
+  /** When this month's free analyses return, as the server says (RFC 3339). */
+  resetsAt?: string;
 }
 
 // usePublicUsage is this visitor's anonymous allowance. It refetches whenever a screen showing it
@@ -17,5 +19,5 @@ export function usePublicUsage(): PublicUsageState {
   const { data, isLoading } = useSWR<PublicUsage>(PUBLIC_USAGE_KEY, { revalidateOnMount: true });
   const limit = config.anonMonthlyLimit;
   const used = data?.currentUsage;
-  return { used, limit, limitReached: used !== undefined && used >= limit, isLoading };
+  return { used, limit, limitReached: used !== undefined && used >= limit, isLoading, resetsAt: data?.resetsAt };
 }

@@ -85,6 +85,7 @@ describe('UsageCard', () => {
     expect(await screen.findByText("You've reached your limit")).toBeInTheDocument();
     expect(screen.getByText('Your credits reset on August 1.', { exact: false })).toBeInTheDocument();
     expect(screen.getByTestId('top-tier-note')).toHaveTextContent(/no higher tier.*operator of this server/);
+    expect(screen.getByTestId('top-tier-note')).not.toHaveTextContent(/LAYERFIX_|TIER_LIMITS/);
     expect(screen.queryByRole('link', { name: 'Upgrade Now' })).not.toBeInTheDocument();
     expect(screen.queryByText(/Consider upgrading to a higher tier/)).not.toBeInTheDocument();
   });

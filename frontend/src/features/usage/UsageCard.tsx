@@ -1,19 +1,17 @@
 import { Link as RouterLink } from 'react-router-dom';
 import Alert from '@mui/material/Alert';
-import AlertTitle from '@mui/material/AlertTitle';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
 import CardContent from '@mui/material/CardContent';
 import LinearProgress from '@mui/material/LinearProgress';
-import Link from '@mui/material/Link';
 import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import AutoAwesomeRounded from '@mui/icons-material/AutoAwesomeRounded';
 import { TIER_NAMES } from '../../plans';
-import { config } from '../../config';
-import { isKnownTier, LIMIT_REACHED_TEXT, RUNNING_LOW_TEXT, TOP_TIER_OPERATOR_TEXT, TOP_TIER_TEXT, UPGRADE_HINT_TEXT } from './usage';
+import { LimitReachedAlert } from './LimitReachedAlert';
+import { isKnownTier, RUNNING_LOW_TEXT, UPGRADE_HINT_TEXT } from './usage';
 import { formatResetDate, useUsage } from './useUsage';
 
 const TITLE = 'AI Troubleshooting Sessions';
@@ -93,29 +91,7 @@ export function UsageCard() {
           )}
         </Stack>
 
-        {usage.showLimitReached && (
-          <Alert severity="error" sx={{ mt: 2 }}>
-            <AlertTitle sx={{ mb: 0.25 }}>{LIMIT_REACHED_TEXT}</AlertTitle>
-            {resetDate ? `Your credits reset on ${resetDate}.` : 'Your credits reset next month.'}
-            {usage.isTopTier ? (
-              <Box sx={{ mt: 1 }} data-testid="top-tier-note">
-                {TOP_TIER_TEXT} {TOP_TIER_OPERATOR_TEXT}
-                {config.contactEmail && (
-                  <>
-                    {' '}
-                    Contact: <Link href={`mailto:${config.contactEmail}`}>{config.contactEmail}</Link>
-                  </>
-                )}
-              </Box>
-            ) : (
-              <Box sx={{ mt: 1.5 }}>
-                <Button component={RouterLink} to="/subscribe" variant="contained" color="error" size="small">
-                  Upgrade Now
-                </Button>
-              </Box>
-            )}
-          </Alert>
-        )}
+        {usage.showLimitReached && <LimitReachedAlert usage={usage} resetDate={resetDate} sx={{ mt: 2 }} />}
         {usage.showRunningLow && (
           <Alert severity="warning" sx={{ mt: 2 }}>
             {RUNNING_LOW_TEXT}

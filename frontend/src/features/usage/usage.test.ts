@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { barColor, computeUsage, effectiveTier, remainingColor, tierLimit, usageState } from './usage';
+import {
+  barColor,
+  carriedOverText,
+  computeUsage,
+  effectiveTier,
+  remainingColor,
+  tierLimit,
+  topTierHelpText,
+  usageState,
+} from './usage';
 
 const LIMITS = {
   free: { name: 'Free', limit: 3 },
@@ -128,5 +137,20 @@ describe('messages and buttons', () => {
     expect(paid('pro', 12).creditsText).toBe('12 of 50 credits');
     expect(paid('pro', 12).badgeText).toBe('12/50 credits used');
     expect(free(0).badgeText).toBe('0/3 credits used');
+  });
+});
+
+describe('words about the allowance', () => {
+  it('says what a new account inherited and when credits return', () => {
+    expect(carriedOverText(2, 2, 3, 'December 1')).toBe(
+      'The 2 free analyses already used from this network this month count toward your account: 1 of 3 credits left until December 1.',
+    );
+    expect(carriedOverText(1, 3, 3, '')).toMatch(/^The 1 free analysis already used from this network this month counts toward .* used up\. New credits arrive next month;/);
+  });
+
+  it('tells a Print Farm whom to ask, never the name of a setting', () => {
+    expect(topTierHelpText('')).toBe('Need more before then? Ask the operator of this server to raise the Print Farm allowance or to grant extra credits.');
+    expect(topTierHelpText('Ada\'s Lab')).toContain("Ask Ada's Lab, who runs this server,");
+    expect(topTierHelpText('x')).not.toMatch(/LAYERFIX_/);
   });
 });

@@ -26,8 +26,33 @@ export const UPGRADE_HINT_TEXT = 'Need more sessions? Consider upgrading to a hi
 export const LIMIT_REACHED_TEXT = "You've reached your limit";
 /** At the top tier there is nothing to upgrade to: what a Print Farm can do instead. */
 export const TOP_TIER_TEXT = "You're on the largest plan, so there is no higher tier to upgrade to.";
-export const TOP_TIER_OPERATOR_TEXT =
-  'Need more before then? Ask the operator of this server to raise the Print Farm allowance (LAYERFIX_TIER_LIMITS) or to grant extra credits.';
+/** Whom a Print Farm at its limit asks for more: the operator, by name when the server has one. */
+export function topTierHelpText(operatorName: string): string {
+  const who = operatorName.trim() ? `${operatorName.trim()}, who runs this server,` : 'the operator of this server';
+  return `Need more before then? Ask ${who} to raise the Print Farm allowance or to grant extra credits.`;
+}
+
+/**
+ * What a new account is told when this month's anonymous analyses from its network came with it:
+ * what happened, what is left and when the credits return.
+ */
+export function carriedOverText(transferred: number, used: number, limit: number, resetDate: string): string {
+  const analyses = transferred === 1 ? 'analysis' : 'analyses';
+  const count = transferred === 1 ? 'counts' : 'count';
+  const when = resetDate ? `on ${resetDate}` : 'next month';
+  const remaining = Math.max(0, limit - used);
+  if (remaining === 0) {
+    return (
+      `The ${transferred} free ${analyses} already used from this network this month ${count} toward your account, ` +
+      `so this month's ${limit} free credits are used up. New credits arrive ${when}; until then your account keeps ` +
+      'your printers and issue log.'
+    );
+  }
+  return (
+    `The ${transferred} free ${analyses} already used from this network this month ${count} toward your account: ` +
+    `${remaining} of ${limit} credits left until ${resetDate || 'next month'}.`
+  );
+}
 
 /** subscriptionTier while the subscription is 'active' and a tier is set, otherwise 'free'. */
 export function effectiveTier(user: UsageUser | null | undefined): string {

@@ -9,6 +9,7 @@ import EventRounded from '@mui/icons-material/EventRounded';
 import PrintRounded from '@mui/icons-material/PrintRounded';
 import type { Issue } from '../../api/client';
 import { CategoryBadge, StatusBadge } from './Badges';
+import { shownCategory } from './badges';
 import { twoLines } from './RecentIssues';
 import { formatDate, UNKNOWN_BRAND, UNKNOWN_PRINTER } from './savedIssue';
 
@@ -25,7 +26,7 @@ export function IssueCard({ issue, onOpen }: { issue: Issue; onOpen: () => void 
       <CardActionArea onClick={onOpen} sx={{ height: '100%' }}>
         <CardContent sx={{ p: { xs: 2, sm: 2.5 } }}>
           <Stack direction="row" sx={{ alignItems: 'center', flexWrap: 'wrap', gap: 1, mb: 1.25 }}>
-            <CategoryBadge category={issue.category} />
+            <CategoryBadge category={shownCategory(issue)} />
             <StatusBadge status={issue.status} />
             <Typography variant="caption" sx={{ color: 'text.secondary', ml: 'auto' }}>
               Issue ID #{issue.id}

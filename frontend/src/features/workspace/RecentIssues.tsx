@@ -9,9 +9,9 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import ChevronRightRounded from '@mui/icons-material/ChevronRightRounded';
 import type { Issue } from '../../api/client';
-import { categoryBadge } from './badges';
+import { categoryBadge, shownCategory } from './badges';
 import { StatusBadge } from './Badges';
-import { formatDate, openSavedIssue, UNKNOWN_PRINTER } from './savedIssue';
+import { formatDate, handOffIssue, issuePath, UNKNOWN_PRINTER } from './savedIssue';
 
 export const RECENT_ISSUES = 3;
 
@@ -31,8 +31,8 @@ export const twoLines = {
 export function RecentIssues({ issues, loading }: { issues: readonly Issue[]; loading: boolean }) {
   const navigate = useNavigate();
   const view = (issue: Issue) => {
-    openSavedIssue(issue);
-    navigate('/troubleshooting-results');
+    handOffIssue(issue);
+    navigate(issuePath(issue.id));
   };
   const recent = recentIssues(issues);
   return (
@@ -73,7 +73,7 @@ export function RecentIssues({ issues, loading }: { issues: readonly Issue[]; lo
               >
                 <Box sx={{ minWidth: 0, flexGrow: 1 }}>
                   <Stack direction="row" sx={{ alignItems: 'center', flexWrap: 'wrap', columnGap: 1, rowGap: 0.5, mb: 0.5 }}>
-                    <Typography sx={{ fontWeight: 700 }}>{categoryBadge(issue.category).label}</Typography>
+                    <Typography sx={{ fontWeight: 700 }}>{categoryBadge(shownCategory(issue)).label}</Typography>
                     <StatusBadge status={issue.status} />
                   </Stack>
                   <Typography variant="body2" sx={{ color: 'text.secondary', ...twoLines }}>

@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { categoryBadge, statusBadge } from './badges';
+import { categoryBadge, shownCategory, statusBadge } from './badges';
 
 test('status badges: green resolved, yellow in progress, grey otherwise', () => {
   expect(statusBadge('resolved')).toEqual({ label: 'Resolved', color: 'success' });
@@ -16,4 +16,12 @@ test('category badges cover current and older values', () => {
     expect(categoryBadge(old).color).not.toBe('default');
   }
   expect(categoryBadge('unheard-of')).toEqual({ label: 'unheard-of', color: 'default' });
+});
+
+test("an issue left on 'Other' shows the diagnosed category; the maker's choice wins where they made one", () => {
+  expect(shownCategory({ category: 'other', diagnosedCategory: 'extrusion-issues' })).toBe('extrusion-issues');
+  expect(shownCategory({ category: 'stringing', diagnosedCategory: 'extrusion-issues' })).toBe('stringing');
+  expect(shownCategory({ category: 'other', diagnosedCategory: null })).toBe('other');
+  expect(shownCategory({ category: 'other' })).toBe('other');
+  expect(categoryBadge(shownCategory({ category: 'other', diagnosedCategory: 'extrusion-issues' })).label).toBe('Extrusion Issues');
 });

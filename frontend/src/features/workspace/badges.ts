@@ -47,6 +47,14 @@ const CATEGORY_COLORS: Record<string, BadgeColor> = {
   layer_separation: 'error',
 };
 
+/**
+ * The category an issue is listed, badged and counted under: the maker's choice where they made
+ * one, else the category the analysis diagnosed (the default tile is "Other"), as the server does.
+ */
+export function shownCategory(issue: { category: string; diagnosedCategory?: string | null }): string {
+  return (issue.category === '' || issue.category === 'other') && issue.diagnosedCategory ? issue.diagnosedCategory : issue.category;
+}
+
 export function categoryBadge(category: string): Badge {
   return {
     label: LEGACY_LABELS[category] ?? categoryLabel(category),

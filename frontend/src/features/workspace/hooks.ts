@@ -42,7 +42,8 @@ interface IssuePage {
 
 // useIssuePages: the issue log a page at a time, filtered by the server. The pages are fetched
 // again whenever the screen mounts, so a change made on another screen always shows.
-export function useIssuePages(filters: IssueFilters) {
+// `pages` is how many pages to show at first: as many as the maker had open when they left the list.
+export function useIssuePages(filters: IssueFilters, pages = 1) {
   const { user } = useAuth();
   const query = pageQuery(filters, PAGE_SIZE);
   const { data, error, isLoading, isValidating, size, setSize } = useSWRInfinite<IssuePage>(
@@ -50,17 +51,17 @@ export function useIssuePages(filters: IssueFilters) {
       if (!user || (prev && !prev.nextCursor)) return null;
       return index === 0 ? `${ISSUES_KEY}?${query}` : `${ISSUES_KEY}?${query}&cursor=${encodeURIComponent(prev!.nextCursor!)}`;
     },
-    { revalidateOnMount: true, revalidateFirstPage: true },
+    { revalidateOnMount: true, revalidateFirstPage: true, initialSize: pages },
   );
-  const pages = data ?? [];
-  const last = pages[pages.length - 1];
+  const loaded = data ?? [];
+  const last = loaded[loaded.length - 1];
   return {
-    issues: pages.flatMap((p) => p.items),
-    total: pages[0]?.total ?? 0,
+    issues: loaded.flatMap((p) => p.items),
+    total: loaded[0]?.total ?? 0,
     error: error as Error | undefined,
     loading: isLoading || (data === undefined && !error && Boolean(user)),
     hasMore: Boolean(last?.nextCursor),
-    loadingMore: isValidating && size > pages.length,
+    loadingMore: isValidating && size > loaded.length,
     loadMore: () => void setSize(size + 1),
   };
 }

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import type { Issue } from '../../api/client';
 import { testIssue } from '../../test/fixtures';
-import { distinctPrinterNames, filterIssues, filtersActive, NO_FILTERS, pageQuery } from './issueFilters';
+import { distinctPrinterNames, filterIssues, filtersActive, filtersFromSearch, filtersToSearch, NO_FILTERS, pageQuery } from './issueFilters';
 
 function issue(id: number, createdAt: Date, patch: Partial<Issue> = {}): Issue {
   return testIssue({ id, createdAt: createdAt.toISOString(), printer: { name: 'Ender', brand: 'Creality' }, ...patch });
@@ -52,11 +52,31 @@ describe('pageQuery', () => {
     expect(pageQuery(NO_FILTERS, 50)).toBe('limit=50');
   });
   test('status, printer and local days as instants for the server', () => {
-    const q = new URLSearchParams(pageQuery({ printer: 'Mk4 & co', status: 'open', startDate: '2026-03-01', endDate: '2026-03-31' }, 20));
+    const q = new URLSearchParams(pageQuery({ ...NO_FILTERS, printer: 'Mk4 & co', status: 'open', startDate: '2026-03-01', endDate: '2026-03-31' }, 20));
     expect(q.get('limit')).toBe('20');
     expect(q.get('status')).toBe('open');
     expect(q.get('printer')).toBe('Mk4 & co');
     expect(q.get('from')).toBe(new Date(2026, 2, 1).toISOString());
     expect(q.get('to')).toBe(new Date(2026, 2, 31, 23, 59, 59, 999).toISOString());
+  });
+});
+
+describe('filters in the address', () => {
+  test('search and category go to the server', () => {
+    const q = new URLSearchParams(pageQuery({ ...NO_FILTERS, q: 'blob', category: 'extrusion-issues' }, 20));
+    expect(q.get('q')).toBe('blob');
+    expect(q.get('category')).toBe('extrusion-issues');
+  });
+  test('a bookmarked address gives back the same filters; only the set ones are written', () => {
+    const f = { printer: 'Mk4 & co', status: 'resolved' as const, startDate: '2026-03-01', endDate: '2026-03-31', category: 'stringing', q: 'hairs' };
+    expect(filtersToSearch(f).toString()).toBe('q=hairs&category=stringing&printer=Mk4+%26+co&status=resolved&from=2026-03-01&to=2026-03-31');
+    expect(filtersFromSearch(filtersToSearch(f))).toEqual(f);
+    expect(filtersToSearch(NO_FILTERS).toString()).toBe('');
+    expect(filtersActive({ ...NO_FILTERS, q: 'x' })).toBe(true);
+    expect(filtersActive({ ...NO_FILTERS, category: 'other' })).toBe(true);
+  });
+  test('an edited address cannot ask for an unknown status, category or a malformed day', () => {
+    const f = filtersFromSearch(new URLSearchParams({ status: 'lost', category: '<x>', from: '1 May', to: '2026-13', q: `  ${'a'.repeat(300)} ` }));
+    expect(f).toEqual({ ...NO_FILTERS, q: 'a'.repeat(100) });
   });
 });

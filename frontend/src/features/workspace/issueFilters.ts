@@ -1,5 +1,7 @@
-// The filters of /issues (SPEC section 2 "/issues").
+// The filters of /issues (SPEC section 2 "/issues"), kept in the address so a filtered list can be
+// bookmarked and Back returns to it.
 import type { Issue } from '../../api/client';
+import { CATEGORIES } from '../troubleshoot/categories';
 
 // 'open' is every issue not resolved yet (pending or in progress).
 export type StatusFilter = 'all' | 'open' | 'pending' | 'in-progress' | 'resolved';
@@ -23,12 +25,48 @@ export interface IssueFilters {
   status: StatusFilter;
   startDate: string; // yyyy-mm-dd, '' when unset
   endDate: string;
+  /** The shown category (the maker's choice, or the diagnosed one for 'other'); '' is every one. */
+  category: string;
+  /** Text in the description or the resolution notes, trimmed; '' is no search. */
+  q: string;
 }
 
-export const NO_FILTERS: IssueFilters = { printer: '', status: 'all', startDate: '', endDate: '' };
+export const NO_FILTERS: IssueFilters = { printer: '', status: 'all', startDate: '', endDate: '', category: '', q: '' };
+
+/** The longest search the server takes. */
+export const SEARCH_MAX = 100;
 
 export function filtersActive(f: IssueFilters): boolean {
-  return f.printer !== '' || f.status !== 'all' || f.startDate !== '' || f.endDate !== '';
+  return f.printer !== '' || f.status !== 'all' || f.startDate !== '' || f.endDate !== '' || f.category !== '' || f.q !== '';
+}
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+/** The filters an address asks for; anything unknown or malformed is left unset. */
+export function filtersFromSearch(params: URLSearchParams): IssueFilters {
+  const get = (k: string) => params.get(k) ?? '';
+  const status = get('status');
+  const category = get('category');
+  return {
+    printer: get('printer').slice(0, 100),
+    status: STATUS_FILTERS.some((o) => o.value === status) ? (status as StatusFilter) : 'all',
+    startDate: DAY.test(get('from')) ? get('from') : '',
+    endDate: DAY.test(get('to')) ? get('to') : '',
+    category: CATEGORIES.some((c) => c.value === category) ? category : '',
+    q: get('q').trim().slice(0, SEARCH_MAX),
+  };
+}
+
+/** The address query of these filters: only the ones set, so the plain list stays /issues. */
+export function filtersToSearch(f: IssueFilters): URLSearchParams {
+  const out = new URLSearchParams();
+  if (f.q) out.set('q', f.q);
+  if (f.category) out.set('category', f.category);
+  if (f.printer) out.set('printer', f.printer);
+  if (f.status !== 'all') out.set('status', f.status);
+  if (f.startDate) out.set('from', f.startDate);
+  if (f.endDate) out.set('to', f.endDate);
+  return out;
 }
 
 // distinctPrinterNames lists each printer name once, sorted, for the printer filter.
@@ -52,6 +90,8 @@ export function pageQuery(f: IssueFilters, limit: number): string {
   const q = new URLSearchParams({ limit: String(limit) });
   if (f.status !== 'all') q.set('status', f.status);
   if (f.printer) q.set('printer', f.printer);
+  if (f.category) q.set('category', f.category);
+  if (f.q) q.set('q', f.q);
   const start = localDay(f.startDate, false);
   const end = localDay(f.endDate, true);
   if (start !== null) q.set('from', new Date(start).toISOString());

@@ -1,8 +1,7 @@
 import { beforeEach, expect, test } from 'vitest';
 import type { Issue } from '../../api/client';
 import { saveCheckedSteps } from '../troubleshoot/checkedSteps';
-import { readAnalysis } from '../troubleshoot/session';
-import { issueDetails, openSavedIssue, preselectedRecommendations, tickedStepsOf } from './savedIssue';
+import { handedOffIssue, handOffIssue, issueDetails, issuePath, preselectedRecommendations, tickedStepsOf } from './savedIssue';
 
 const steps = [
   { title: 'Level the bed', description: '', priority: 'high' as const },
@@ -49,13 +48,11 @@ test('the ticks of a saved issue are read back by its id', () => {
   expect(tickedStepsOf(result, 43)).toEqual([]);
 });
 
-test('opening a saved issue hands it to the results screen', () => {
-  openSavedIssue(saved);
-  const state = readAnalysis();
-  expect(state.kind).toBe('done');
-  if (state.kind !== 'done') return;
-  expect(state.result.steps).toHaveLength(3);
-  expect(state.issue).toMatchObject({ id: 42, status: 'in-progress', printerName: 'Unknown Printer', photos: saved.photoUrls });
+test('a list hands the issue it opens to /issues/:id, for that id only', () => {
+  handOffIssue(saved);
+  expect(issuePath(42)).toBe('/issues/42');
+  expect(handedOffIssue(42)).toBe(saved);
+  expect(handedOffIssue(43)).toBeNull();
 });
 
 test('a deleted printer reads as Unknown Printer (Unknown Brand)', () => {

@@ -1,7 +1,8 @@
-// Opening a saved issue on the results screen: the session storage hand-off of SPEC section 2.
+// Opening a saved issue at its own address, /issues/:id, with the same results screen.
 import type { Issue, TroubleshootingResult } from '../../api/client';
 import { loadCheckedSteps, resultKey } from '../troubleshoot/checkedSteps';
-import { showStoredResult, type IssueDetails } from '../troubleshoot/session';
+import { normalizeAnswers } from '../troubleshoot/rerank';
+import type { IssueDetails } from '../troubleshoot/session';
 
 export const UNKNOWN_PRINTER = 'Unknown Printer';
 export const UNKNOWN_BRAND = 'Unknown Brand';
@@ -20,6 +21,7 @@ export function issueDetails(issue: Issue): SavedIssueDetails {
     printerName: issue.printer?.name ?? UNKNOWN_PRINTER,
     printerBrand: issue.printer?.brand ?? UNKNOWN_BRAND,
     category: issue.category,
+    diagnosedCategory: issue.diagnosedCategory ?? null,
     description: issue.description,
     material: issue.material,
     nozzleTemp: issue.nozzleTemp,
@@ -42,15 +44,27 @@ export function resultOf(issue: Issue): TroubleshootingResult {
     steps: Array.isArray(r?.steps) ? r.steps : [],
     additionalTips: Array.isArray(r?.additionalTips) ? r.additionalTips : [],
     questions: Array.isArray(r?.questions) ? r.questions : undefined,
-    answers: r?.answers && typeof r.answers === 'object' ? r.answers : undefined,
+    answers: normalizeAnswers(r?.answers),
     signature: issue.aiChecklistSignature,
   };
 }
 
-// openSavedIssue puts the issue and its result into session storage; the caller then navigates
-// to /troubleshooting-results.
-export function openSavedIssue(issue: Issue): void {
-  showStoredResult(resultOf(issue), issueDetails(issue));
+/** A saved issue's own address (owner only): it can be bookmarked and opened in another tab. */
+export function issuePath(id: number): string {
+  return `/issues/${id}`;
+}
+
+// The issue a screen opens, handed to /issues/:id so it shows at once, without another request.
+let handedOff: Issue | null = null;
+
+/** Hands the issue about to be opened to its page (the list and the dashboard have it already). */
+export function handOffIssue(issue: Issue): void {
+  handedOff = issue;
+}
+
+/** The issue handed to /issues/:id, when it is that one. */
+export function handedOffIssue(id: number): Issue | null {
+  return handedOff?.id === id ? handedOff : null;
 }
 
 // preselectedRecommendations is what 'Mark as Resolved' starts with: the titles of the ticked

@@ -72,6 +72,7 @@ afterEach(() => vi.unstubAllGlobals());
 describe('workspace screens', { timeout: 30_000 }, () => {
 
 test('dashboard: greeting, counts, three recent issues, upgrade card, delete confirmation', async () => {
+  localStorage.setItem('layerfix.welcomed.1', '1'); // not this account's first dashboard here
   renderWithProviders(<Dashboard />);
   expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('Welcome back, Ada!');
   expect(await screen.findByText('Workshop Ender', {}, { timeout: 5000 })).toBeInTheDocument();

@@ -4,35 +4,11 @@ import { createIssue, uploadImages, type Printer } from '../../api/client';
 import { ISSUE_KEY, startAnalysis, type IssueDetails } from '../troubleshoot/session';
 import { issuePayload, type IssueFormValues } from './issueValidation';
 import { issueDetails, resultOf } from './savedIssue';
+import { clearFormDraft } from '../issueform/draft';
 import { resizeForUpload } from '../troubleshoot/images';
 import { apiSlicerSettings } from '../slicedfile/SlicedFileImport';
 import type { SlicerSettings } from '../slicedfile/parse';
 import { apiAttachments, type Attachment } from '../attachments/attachments';
-
-export const DRAFT_KEY = 'layerfix.issueDraft';
-
-// The form is kept until the analysis succeeds, so a failure or time-out returns to a filled form.
-export function saveDraft(values: IssueFormValues): void {
-  try {
-    sessionStorage.setItem(DRAFT_KEY, JSON.stringify(values));
-  } catch {
-    // No draft: the form comes back empty.
-  }
-}
-
-export function loadDraft(): IssueFormValues | null {
-  try {
-    const raw = sessionStorage.getItem(DRAFT_KEY);
-    const v = raw ? (JSON.parse(raw) as IssueFormValues) : null;
-    return v && typeof v.description === 'string' && typeof v.category === 'string' ? v : null;
-  } catch {
-    return null;
-  }
-}
-
-export function clearDraft(): void {
-  sessionStorage.removeItem(DRAFT_KEY);
-}
 
 // uploadPhotos resizes the photos in the browser and returns their stored URLs; no request
 // without photos.
@@ -43,7 +19,9 @@ export async function uploadPhotos(files: File[]): Promise<string[]> {
 }
 
 // startIssueAnalysis saves the issue in the background; the caller navigates to the results at once.
+// The form's draft goes once the analysis succeeded.
 export function startIssueAnalysis(
+  draftKey: string | null,
   values: IssueFormValues,
   printer: Printer | undefined,
   photoUrls: string[],
@@ -71,14 +49,13 @@ export function startIssueAnalysis(
     attachmentCount: attachments.length,
     attachmentInfo: attachments.map((a) => ({ name: a.name, kind: a.kind, label: a.label, bytes: a.bytes })),
   };
-  saveDraft(values);
   startAnalysis(pending, async () => {
     const saved = await createIssue(payload);
     if (!saved.aiChecklist || !Array.isArray(saved.aiChecklist.steps)) throw new Error('Failed to submit issue. Please try again.');
     // The saved issue has an id and a status, which 'Mark as Resolved' needs.
     const details = issueDetails({ ...saved, printer: saved.printer ?? (printer ? { name: printer.name, brand: printer.brand } : null) });
     sessionStorage.setItem(ISSUE_KEY, JSON.stringify(details));
-    clearDraft();
+    if (draftKey) clearFormDraft(draftKey);
     onSaved();
     return resultOf(saved);
   });

@@ -1,0 +1,102 @@
+package ai
+
+import (
+	"context"
+	"strings"
+	"testing"
+)
+
+// Steps start from the maker's own numbers, and never suggest a value the
+// form or the sliced file already has.
+func TestOwnNumbers(t *testing.T) {
+	e, err := NewEngine()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name  string
+		req   Request
+		title string
+		want  ownNumbers
+	}{
+		{"nozzle lowered from the maker's 245 °C", Request{Material: "PETG", NozzleTemp: num(245)}, "Lower the nozzle temperature by 5–10 °C",
+			ownNumbers{title: "Lower the nozzle temperature to 235–240 °C", line: "You print at 245 °C: try 235–240 °C.", unit: "°C"}},
+		{"the fix's own words after the numbers stay", Request{Material: "PLA", NozzleTemp: num(205)}, "Lower the nozzle temperature by 5–10 °C for slow prints",
+			ownNumbers{title: "Lower the nozzle temperature to 195–200 °C for slow prints", line: "You print at 205 °C: try 195–200 °C.", unit: "°C"}},
+		{"raised, kept inside the material's range", Request{Material: "PLA", NozzleTemp: num(215)}, "Raise the nozzle temperature by 5–10 °C",
+			ownNumbers{title: "Raise the nozzle temperature to 220 °C", line: "You print at 215 °C: try 220 °C.", unit: "°C"}},
+		{"at the bottom of the range: not lower", Request{Material: "PLA", NozzleTemp: num(190)}, "Lower the nozzle temperature by 5–10 °C",
+			ownNumbers{title: "Lower the nozzle temperature by 5–10 °C", line: "You print at 190 °C.", unit: "°C", done: true}},
+		{"bed", Request{Material: "PLA", BedTemp: num(65)}, "Lower the bed temperature by 5–10 °C",
+			ownNumbers{title: "Lower the bed temperature to 55–60 °C", line: "Your bed is at 65 °C: try 55–60 °C.", unit: "°C"}},
+		{"travel already at the range's start", Request{Slicer: &SlicerSettings{TravelSpeed: num(150)}}, "Increase travel speed to 150–250 mm/s",
+			ownNumbers{title: "Increase travel speed to 200–250 mm/s", line: "Your sliced file travels at 150 mm/s: try 200–250 mm/s.", unit: "mm/s"}},
+		{"travel below the range", Request{Slicer: &SlicerSettings{TravelSpeed: num(100)}}, "Increase travel speed to 150–250 mm/s",
+			ownNumbers{title: "Increase travel speed to 150–250 mm/s", line: "Your sliced file travels at 100 mm/s: try 150–250 mm/s.", unit: "mm/s"}},
+		{"travel already fast", Request{Slicer: &SlicerSettings{TravelSpeed: num(250)}}, "Increase travel speed to 150–250 mm/s",
+			ownNumbers{title: "Increase travel speed to 150–250 mm/s", line: "Your sliced file travels at 250 mm/s.", unit: "mm/s", done: true}},
+		{"outer walls inside the range", Request{Slicer: &SlicerSettings{WallSpeed: num(70)}}, "Slow the outer walls to 40–80 mm/s",
+			ownNumbers{title: "Slow the outer walls to 40–55 mm/s", line: "Your sliced file prints outer walls at 70 mm/s: try 40–55 mm/s.", unit: "mm/s"}},
+		{"outer walls already slow", Request{Slicer: &SlicerSettings{WallSpeed: num(35)}}, "Slow down the outer walls to 40–60 mm/s",
+			ownNumbers{title: "Slow down the outer walls to 40–60 mm/s", line: "Your sliced file prints outer walls at 35 mm/s.", unit: "mm/s", done: true}},
+		{"part fan already full", Request{Material: "PLA", Slicer: &SlicerSettings{FanSpeed: num(100)}}, "Increase part cooling to 100 % for PLA",
+			ownNumbers{title: "Increase part cooling to 100 % for PLA", line: "Your sliced file runs the part fan at 100 %.", unit: "%", done: true}},
+		{"part fan half", Request{Material: "PLA", Slicer: &SlicerSettings{FanSpeed: num(50)}}, "Increase part cooling (fan 100 % for PLA)",
+			ownNumbers{title: "Increase part cooling (fan 100 % for PLA)", line: "Your sliced file runs the part fan at 50 %: try 100 %.", unit: "%"}},
+		{"infill", Request{Infill: num(25)}, "Raise infill to 15–20 %",
+			ownNumbers{title: "Raise infill to 15–20 %", line: "Your infill is 25 %.", unit: "%", done: true}},
+		{"no target: the value is quoted", Request{PrintSpeed: num(120)}, "Reduce print speed and acceleration",
+			ownNumbers{title: "Reduce print speed and acceleration", line: "You print at 120 mm/s.", unit: "mm/s"}},
+		{"no value: the fix as it is", Request{Material: "PLA"}, "Lower the nozzle temperature by 5–10 °C",
+			ownNumbers{title: "Lower the nozzle temperature by 5–10 °C"}},
+		{"another setting", Request{NozzleTemp: num(245)}, "Increase travel speed to 150–250 mm/s",
+			ownNumbers{title: "Increase travel speed to 150–250 mm/s"}},
+		{"first-layer temperatures are not the print temperature", Request{NozzleTemp: num(200)}, "Raise first-layer temperatures by 5 °C",
+			ownNumbers{title: "Raise first-layer temperatures by 5 °C"}},
+	}
+	for _, c := range cases {
+		a := e.prepare(&c.req)
+		got := a.facts.ownNumbers(c.title)
+		got.amount, got.target = "", ""
+		if got != c.want {
+			t.Errorf("%s:\n got %+v\nwant %+v", c.name, got, c.want)
+		}
+	}
+}
+
+// The whole analysis: a stringing report with the sliced file's travel at
+// 150 mm/s and a 245 °C PETG print.
+func TestStepsQuoteOwnNumbers(t *testing.T) {
+	e, err := NewEngine()
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := Request{Category: "stringing", Description: "Long thin strings and wisps between the towers on every print",
+		Material: "PETG", NozzleTemp: num(245), Slicer: &SlicerSettings{TravelSpeed: num(150)}}
+	res, err := e.Analyze(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var temp, travel bool
+	for _, s := range res.Steps {
+		text := s.Title + " " + s.Description
+		if strings.Contains(text, "150–250") || strings.Contains(s.Title, "travel speed to 150") {
+			t.Errorf("step suggests the file's own travel speed: %+v", s)
+		}
+		if strings.Contains(s.Title, "nozzle temperature") {
+			temp = true
+			if !strings.HasPrefix(s.Description, "You print at 245 °C: try 235–240 °C.") || strings.Contains(s.Description, "For PETG: try") {
+				t.Errorf("temperature step does not start from 245 °C: %+v", s)
+			}
+		}
+		if strings.Contains(s.Title, "travel speed") {
+			travel = true
+			if s.Title != "Increase travel speed to 200–250 mm/s" || !strings.HasPrefix(s.Description, "Your sliced file travels at 150 mm/s: try 200–250 mm/s. Set travel speed to 200–250 mm/s") {
+				t.Errorf("travel step: %+v", s)
+			}
+		}
+	}
+	if !temp || !travel {
+		t.Fatalf("the temperature and travel steps are expected here: %+v", res.Steps)
+	}
+}

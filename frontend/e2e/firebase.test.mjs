@@ -1,0 +1,301 @@
+// Firebase mode in a real browser against the Firebase Auth emulator (firebase-tools of
+// scripts/firebase): sign-up, session, sign-out, the verification and reset mails, the one
+// sign-in failure message, a disabled account and the anonymous usage transfer, at 390 px and on
+// a desktop. One emulator, one server, one browser.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { launchBrowser, newPage } from './browser.mjs';
+import { resultsDir, signIn } from './helpers.mjs';
+import { startServer } from './server.mjs';
+
+const firebaseBin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'scripts', 'firebase', 'node_modules', '.bin', 'firebase');
+const PROJECT = 'demo-layerfix-e2e';
+const PASSWORD = 'battery staple 1';
+// Fresh addresses on every run, so a reused emulator works too.
+const RUN = Date.now().toString(36);
+const ONE_MESSAGE = 'Incorrect email or password';
+const viewports = [
+  ['390', { width: 390, height: 844 }],
+  ['1280', { width: 1280, height: 800 }],
+];
+
+const shot = (page, name) => page.screenshot({ path: path.join(resultsDir, `firebase-${name}.png`), fullPage: true });
+const pathOf = (page) => new URL(page.url()).pathname;
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** Starts the Auth emulator; it needs about ten CPU-seconds before its port answers. */
+async function startEmulator() {
+  // FIREBASE_AUTH_EMULATOR_HOST: an emulator already running for project demo-layerfix-e2e.
+  if (process.env.FIREBASE_AUTH_EMULATOR_HOST) return emulatorClient(process.env.FIREBASE_AUTH_EMULATOR_HOST, async () => {});
+  assert.ok(existsSync(firebaseBin), 'firebase-tools missing: cd scripts/firebase && npm ci');
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'layerfix-firebase-'));
+  const [auth, hub, logging] = [await freePort(), await freePort(), await freePort()];
+  await writeFile(
+    path.join(dir, 'firebase.json'),
+    JSON.stringify({
+      emulators: { auth: { host: '127.0.0.1', port: auth }, hub: { host: '127.0.0.1', port: hub }, logging: { host: '127.0.0.1', port: logging }, ui: { enabled: false } },
+    }),
+  );
+  const output = [];
+  const child = spawn(firebaseBin, ['emulators:start', '--only', 'auth', '--project', PROJECT, '--config', path.join(dir, 'firebase.json')], {
+    cwd: dir,
+    env: { ...process.env, CI: 'true', TMPDIR: dir, NO_UPDATE_NOTIFIER: '1', FIREBASE_AUTH_EMULATOR_HOST: '' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout.on('data', (d) => output.push(String(d)));
+  child.stderr.on('data', (d) => output.push(String(d)));
+  const exited = new Promise((resolve) => child.on('exit', resolve));
+  const host = `127.0.0.1:${auth}`;
+  const started = Date.now();
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`the Auth emulator exited:\n${output.join('')}`);
+    try {
+      const status = await (await fetch(`http://${host}/`)).json();
+      if (status.authEmulator?.ready) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() - started > 180_000) throw new Error(`the Auth emulator did not start:\n${output.join('')}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return emulatorClient(host, async () => {
+    child.kill('SIGINT');
+    await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
+    if (child.exitCode === null) child.kill('SIGKILL');
+    await rm(dir, { recursive: true, force: true });
+  });
+}
+
+/** The emulator's REST endpoints the tests use. */
+async function emulatorClient(host, stop) {
+  const api = `http://${host}/identitytoolkit.googleapis.com`;
+  const admin = async (method, url, body) => {
+    const res = await fetch(url, { method, headers: { Authorization: 'Bearer owner', 'Content-Type': 'application/json' }, body: body && JSON.stringify(body) });
+    const text = await res.text();
+    assert.equal(res.status, 200, text);
+    return JSON.parse(text);
+  };
+  // Enumeration protection, on by default for new projects: one answer for a wrong password and
+  // an unknown email.
+  await admin('PATCH', `http://${host}/emulator/v1/projects/${PROJECT}/config`, { emailPrivacyConfig: { enableImprovedEmailPrivacy: true } });
+  return {
+    host,
+    /** The newest out-of-band code of `type` (VERIFY_EMAIL, PASSWORD_RESET) mailed to `email`. */
+    async oobCode(email, type) {
+      const { oobCodes } = await (await fetch(`http://${host}/emulator/v1/projects/${PROJECT}/oobCodes`)).json();
+      const code = oobCodes.filter((c) => c.email === email && c.requestType === type).at(-1);
+      assert.ok(code, `no ${type} mail for ${email}`);
+      return code.oobCode;
+    },
+    async account(email) {
+      const { users } = await admin('POST', `${api}/v1/projects/${PROJECT}/accounts:lookup`, { email: [email] });
+      return users?.[0] ?? null;
+    },
+    disable: (localId) => admin('POST', `${api}/v1/projects/${PROJECT}/accounts:update`, { localId, disableUser: true }),
+    stop,
+  };
+}
+
+describe('Firebase mode against the Auth emulator', () => {
+  let emulator, server, browser;
+  before(async () => {
+    await mkdir(resultsDir, { recursive: true });
+    emulator = await startEmulator();
+    server = await startServer({
+      env: {
+        LAYERFIX_AUTH_MODE: 'firebase',
+        LAYERFIX_FIREBASE_PROJECT_ID: PROJECT,
+        LAYERFIX_FIREBASE_API_KEY: 'demo-api-key',
+        FIREBASE_AUTH_EMULATOR_HOST: emulator.host,
+      },
+    });
+    browser = await launchBrowser();
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.stop();
+    await emulator?.stop();
+  });
+
+  /** A page of a fresh visitor: no session, no anonymous usage. */
+  async function freshPage(viewport) {
+    await browser.context.clearCookies();
+    const { page, errors } = await newPage(browser.context, viewport);
+    await page.goto(`${server.baseURL}/features`);
+    await page.evaluate(async () => {
+      localStorage.clear();
+      sessionStorage.clear();
+      for (const db of await indexedDB.databases()) indexedDB.deleteDatabase(db.name);
+    });
+    return { page, errors };
+  }
+
+  async function signUp(page, name, email) {
+    await page.goto(`${server.baseURL}/login?mode=signup`);
+    await page.getByRole('heading', { name: 'Create Account' }).waitFor();
+    await page.getByLabel('Display Name').fill(name);
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel(/^Password/).fill(PASSWORD);
+    await page.getByLabel(/^Confirm Password/).fill(PASSWORD);
+    await page.getByRole('button', { name: 'Create Account' }).click();
+  }
+
+  for (const [label, viewport] of viewports) {
+    test(`${label} px: sign-up, session, sign-out, verification and reset mails, the usage transfer`, async () => {
+      const email = `ada-${label}-${RUN}@example.com`;
+      const name = `Ada ${label}`;
+      const { page, errors } = await freshPage(viewport);
+      // One anonymous analysis moves to the account at sign-up.
+      const anon = await page.evaluate(async () => {
+        const res = await fetch('api/troubleshoot', {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify({
+            category: 'stringing',
+            description: 'Thin strings between the towers of my benchy print',
+            material: null,
+            nozzleTemp: null,
+            bedTemp: null,
+            layerHeight: null,
+            printSpeed: null,
+            infill: null,
+            printerBrand: 'Prusa MK4',
+            images: [],
+            screenDimensions: { width: 390, height: 844 },
+          }),
+        });
+        return res.status;
+      });
+      assert.equal(anon, 200, 'anonymous analysis');
+
+      await signUp(page, name, email);
+      const started = Date.now();
+      await page.getByText('Account Created Successfully!').waitFor();
+      await shot(page, `signup-${label}`);
+      await page.waitForURL('**/dashboard');
+      assert.ok(Date.now() - started >= 800, 'the redirect waits about a second');
+      await page.getByText('Welcome, Ada!').waitFor(); // the first dashboard of a new account
+      await page.getByTestId('usage-badge').waitFor();
+      // The anonymous allowance is counted per address, so it moves to the first account only.
+      const used = label === viewports[0][0] ? '1/3' : '0/3';
+      assert.equal((await page.getByTestId('usage-badge').innerText()).trim(), `${used} credits used`, 'anonymous use transferred');
+      await shot(page, `dashboard-${label}`);
+
+      await page.reload();
+      await page.getByText('Welcome back, Ada!').waitFor();
+      assert.equal(pathOf(page), '/dashboard', 'still signed in after a reload');
+
+      // The verification mail's link, followed through the app's own screen.
+      const verify = await emulator.oobCode(email, 'VERIFY_EMAIL');
+      assert.equal((await emulator.account(email)).emailVerified, false);
+      await page.goto(`${server.baseURL}/login?mode=verifyEmail&oobCode=${encodeURIComponent(verify)}&apiKey=demo-api-key`);
+      await page.getByTestId('auth-success').getByText('Your email is verified.').waitFor();
+      assert.equal(new URL(page.url()).search, '', 'the code leaves the address bar');
+      await shot(page, `verified-${label}`);
+      assert.equal((await emulator.account(email)).emailVerified, true);
+
+      await page.goto(`${server.baseURL}/dashboard`);
+      await signOut(page, viewport.width);
+      await page.waitForURL((u) => u.pathname === '/');
+      await page.waitForFunction(() => localStorage.getItem('layerfix.firebase.signedIn') === null);
+      assert.equal(await page.getByRole('button', { name: 'Account menu' }).count(), 0);
+
+      // The reset mail: asked for on the app's screen, its link followed to the app's new-password screen.
+      await page.goto(`${server.baseURL}/login?mode=reset`);
+      await page.getByLabel('Email').fill(email);
+      await page.getByRole('button', { name: 'Send Reset Email' }).click();
+      await page.getByTestId('auth-success').waitFor();
+      await shot(page, `reset-sent-${label}`);
+      const reset = await emulator.oobCode(email, 'PASSWORD_RESET');
+      await page.goto(`${server.baseURL}/login?mode=resetPassword&oobCode=${encodeURIComponent(reset)}&apiKey=demo-api-key`);
+      await page.getByRole('heading', { name: 'Choose a New Password' }).waitFor();
+      await page.getByLabel(/^New Password/).fill('a-brand-new-secret');
+      await page.getByLabel(/^Confirm Password/).fill('a-brand-new-secret');
+      await shot(page, `new-password-${label}`);
+      await page.getByRole('button', { name: 'Update Password' }).click();
+      await page.getByRole('heading', { name: 'Welcome Back' }).waitFor();
+      assert.match(await page.getByTestId('auth-success').innerText(), /Please sign in/);
+
+      // The old password and an unknown email get the same one message.
+      await signIn(page, server.baseURL, email, PASSWORD);
+      assert.equal((await page.getByTestId('auth-error').innerText()).trim(), ONE_MESSAGE);
+      await shot(page, `wrong-password-${label}`);
+      await signIn(page, server.baseURL, `nobody-${label}@example.com`, PASSWORD);
+      assert.equal((await page.getByTestId('auth-error').innerText()).trim(), ONE_MESSAGE);
+
+      await signIn(page, server.baseURL, email, 'a-brand-new-secret');
+      await page.waitForURL('**/dashboard');
+      await page.getByText('Welcome back, Ada!').waitFor();
+      assert.deepEqual(errors.map(String), []);
+      await page.close();
+    });
+  }
+
+  async function signOut(page, width) {
+    if (width < 600) {
+      await page.getByRole('button', { name: 'Open menu' }).click();
+      await page.getByRole('button', { name: 'Sign Out' }).click();
+    } else {
+      await page.getByRole('button', { name: 'Account menu' }).click();
+      await page.getByRole('menu').getByRole('menuitem', { name: 'Sign Out' }).click();
+    }
+  }
+
+  test('a user disabled in the emulator gets 401 and lands on /login', async () => {
+    const email = `grace-${RUN}@example.com`;
+    const { page, errors } = await freshPage({ width: 390, height: 844 });
+    await signUp(page, 'Grace', email);
+    await page.waitForURL('**/dashboard').catch(async (err) => {
+      await shot(page, 'disabled-signup-390');
+      throw err;
+    });
+    await page.getByText('Welcome, Grace!').waitFor();
+    const { localId } = await emulator.account(email);
+    const token = await page.evaluate(async () => {
+      const res = await new Promise((resolve) => {
+        const open = indexedDB.open('firebaseLocalStorageDb');
+        open.onsuccess = () => {
+          const get = open.result.transaction('firebaseLocalStorage').objectStore('firebaseLocalStorage').getAll();
+          get.onsuccess = () => resolve(get.result);
+        };
+      });
+      return res.find((r) => r.value?.stsTokenManager)?.value.stsTokenManager.accessToken;
+    });
+    assert.ok(token, 'the SDK keeps an ID token');
+    const profile = () => fetch(`${server.baseURL}/api/user/profile`, { headers: { Authorization: `Bearer ${token}` } }).then((r) => r.status);
+    assert.equal(await profile(), 200);
+    await emulator.disable(localId);
+    // The server looks an account up again once its status is a minute old; the token itself
+    // stays valid for an hour.
+    const deadline = Date.now() + 75_000;
+    let status = 200;
+    while (status === 200 && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 2000));
+      status = await profile();
+    }
+    assert.equal(status, 401, 'the disabled account is refused');
+    await page.reload();
+    await page.goto(`${server.baseURL}/issues`);
+    await page.waitForURL('**/login');
+    await shot(page, 'disabled-390');
+    assert.deepEqual(errors.map(String), []);
+    await page.close();
+  });
+});
