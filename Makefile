@@ -54,7 +54,7 @@ test-go: deps-go-test scripts/firebase/node_modules/.package-lock.json
 	$(GO) test -count=1 -tags sqlite_purego ./store/... ./server/
 
 test-frontend: frontend/node_modules/.package-lock.json
-	cd frontend && npm run typecheck && npm test
+	cd frontend && npm run typecheck && npm run lint && npm test
 
 test-e2e: build deps-test scripts/firebase/node_modules/.package-lock.json
 	cd frontend && LAYERFIX_BIN=$(CURDIR)/$(BIN) npm run e2e
@@ -110,8 +110,8 @@ bench-farm:
 # Release binaries: fully static (no C library needed), the version stamped
 # in, for 64-bit PCs and servers, 64-bit Pi OS, 32-bit Pi OS (ARMv7) and
 # Pi Zero / Pi 1 (ARMv6). They use the pure-Go SQLite (modernc), so every
-# target cross-compiles without a C toolchain; see "Release binaries" in the
-# README for the measured trade-off against the cgo build.
+# target cross-compiles without a C toolchain; see "Release binaries" in
+# docs/operating.md for the measured trade-off against the cgo build.
 RELEASE_DIR     := bin/release
 RELEASE_TARGETS := amd64 arm64 armv7 armv6
 

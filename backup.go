@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/layerfix/layerfix/server"
+	"github.com/layerfix/layerfix/config"
 	"github.com/layerfix/layerfix/store"
 )
 
@@ -50,7 +50,7 @@ func backupCmd(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("%v\n%s", err, backupUsage)
 	}
-	cfg, extra, err := server.ParseConfig(rest, os.Getenv)
+	cfg, extra, err := config.Parse(rest, os.Getenv)
 	if err != nil {
 		return err
 	}
@@ -101,7 +101,7 @@ func restoreCmd(args []string, stderr io.Writer) error {
 	if len(rest) > 0 && !strings.HasPrefix(rest[0], "-") {
 		file, rest = rest[0], rest[1:]
 	}
-	cfg, extra, err := server.ParseConfig(rest, os.Getenv)
+	cfg, extra, err := config.Parse(rest, os.Getenv)
 	if err != nil {
 		return err
 	}

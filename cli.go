@@ -8,11 +8,14 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"path/filepath"
 	"text/tabwriter"
 	"time"
 
-	"github.com/layerfix/layerfix/server"
+	"github.com/layerfix/layerfix/accounts"
+	"github.com/layerfix/layerfix/config"
 	"github.com/layerfix/layerfix/store"
+	"github.com/layerfix/layerfix/store/blob"
 )
 
 const userUsage = `usage: layerfix user COMMAND [flags] ARGS
@@ -45,7 +48,7 @@ func userCmd(args []string, out io.Writer) error {
 		}
 		serverArgs = append(serverArgs, a)
 	}
-	cfg, rest, err := server.ParseConfig(serverArgs, os.Getenv)
+	cfg, rest, err := config.Parse(serverArgs, os.Getenv)
 	if err != nil {
 		return err
 	}
@@ -84,7 +87,7 @@ func userCmd(args []string, out io.Writer) error {
 			rows := make([]row, len(users))
 			for i := range users {
 				u := &users[i]
-				tier := server.EffectiveTier(u)
+				tier := accounts.EffectiveTier(u)
 				rows[i] = row{u.ID, u.Email, u.DisplayName, u.SubscriptionTier, u.SubscriptionStatus, tier,
 					store.EffectiveUsage(u, st.Now()), cfg.TierLimits.Limit(tier), u.EmailVerified, u.Disabled, u.CreatedAt.UTC()}
 			}
@@ -96,25 +99,22 @@ func userCmd(args []string, out io.Writer) error {
 		fmt.Fprintln(tw, "ID\tEMAIL\tNAME\tTIER\tSTATUS\tUSED\tLIMIT")
 		for i := range users {
 			u := &users[i]
-			tier := server.EffectiveTier(u)
+			tier := accounts.EffectiveTier(u)
 			fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%d\t%d\n", u.ID, u.Email, u.DisplayName, u.SubscriptionTier, u.SubscriptionStatus,
 				store.EffectiveUsage(u, st.Now()), cfg.TierLimits.Limit(tier))
 		}
 		return tw.Flush()
 	case "create", "disable", "enable", "delete":
-		srv, err := server.New(cfg, server.Deps{Store: st, Frontend: frontendFS(), Logger: quiet})
-		if err != nil {
-			return err
-		}
+		ops := operator(cfg, st, quiet)
 		switch sub {
 		case "create":
-			link, err := srv.CreateAccount(ctx, rest[0], rest[1])
+			link, err := ops.Create(ctx, rest[0], rest[1])
 			if err != nil {
 				return err
 			}
 			fmt.Fprintf(out, "Created %s. Send this link to set the password (valid for one hour, single use):\n%s\n", rest[0], link)
 		case "disable", "enable":
-			if err := srv.SetDisabled(ctx, rest[0], sub == "disable"); err != nil {
+			if err := ops.SetDisabled(ctx, rest[0], sub == "disable"); err != nil {
 				return err
 			}
 			fmt.Fprintf(out, "%s is %sd\n", rest[0], sub)
@@ -122,7 +122,7 @@ func userCmd(args []string, out io.Writer) error {
 			if !yes {
 				return fmt.Errorf("deleting %s removes its printers, issues and photos for good: add --yes", rest[0])
 			}
-			n, err := srv.DeleteAccount(ctx, rest[0])
+			n, err := ops.Delete(ctx, rest[0])
 			if err != nil {
 				return err
 			}
@@ -130,11 +130,7 @@ func userCmd(args []string, out io.Writer) error {
 		}
 		return nil
 	case "reset-password":
-		srv, err := server.New(cfg, server.Deps{Store: st, Frontend: frontendFS(), Logger: quiet})
-		if err != nil {
-			return err
-		}
-		link, err := srv.ResetLink(ctx, rest[0])
+		link, err := operator(cfg, st, quiet).ResetLink(ctx, rest[0])
 		if errors.Is(err, store.ErrNotFound) {
 			return fmt.Errorf("no account with email %s", rest[0])
 		}
@@ -165,4 +161,10 @@ func userCmd(args []string, out io.Writer) error {
 		fmt.Fprintf(out, "%s is now on %s (%d analyses a month)\n", email, tier, cfg.TierLimits.Limit(tier))
 		return nil
 	}
+}
+
+// operator is the account tools over the configured database and the
+// photos directory of the data dir.
+func operator(cfg *config.Config, st *store.Store, log *slog.Logger) *accounts.Operator {
+	return accounts.NewOperator(cfg, st, blob.NewDisk(filepath.Join(cfg.DataDir, "photos")), log)
 }

@@ -1,7 +1,7 @@
 // Command layerfix serves the Layerfix web app: the React frontend and the
 // JSON API from one port. Run it with no configuration for a complete
 // local install (SQLite under ./data, local accounts, the built-in
-// diagnostic engine, billing off); see README.md for every setting.
+// diagnostic engine, billing off); see docs/configuration.md for every setting.
 package main
 
 import (
@@ -22,6 +22,7 @@ import (
 
 	"github.com/layerfix/layerfix/ai"
 	"github.com/layerfix/layerfix/billing"
+	"github.com/layerfix/layerfix/config"
 	"github.com/layerfix/layerfix/server"
 	"github.com/layerfix/layerfix/store"
 )
@@ -85,7 +86,7 @@ func run(args []string) error {
 // healthcheck asks the server of this configuration (LAYERFIX_ADDR and the
 // base path) for /healthz, so a container needs no curl.
 func healthcheck(args []string, getenv func(string) string) error {
-	cfg, err := server.LoadConfig(args, getenv)
+	cfg, err := config.Load(args, getenv)
 	if err != nil {
 		return err
 	}
@@ -125,7 +126,7 @@ func newLogger(format string, level slog.Level) *slog.Logger {
 }
 
 func serve(args []string) error {
-	cfg, err := server.LoadConfig(args, os.Getenv)
+	cfg, err := config.Load(args, os.Getenv)
 	if err != nil {
 		return err
 	}
@@ -220,7 +221,7 @@ var buildEngine = ai.NewEngine
 // engine is built in the background: the server listens and answers
 // /healthz meanwhile, and an analysis that arrives before the engine is
 // ready waits for it.
-func newAnalyzer(ctx context.Context, cfg *server.Config, log *slog.Logger) (ai.Analyzer, *ai.EngineLoader, error) {
+func newAnalyzer(ctx context.Context, cfg *config.Config, log *slog.Logger) (ai.Analyzer, *ai.EngineLoader, error) {
 	engine := ai.LoadEngine(buildEngine)
 	provider := cfg.AIProvider
 	if provider == "" || provider == "auto" {
@@ -245,7 +246,7 @@ func newAnalyzer(ctx context.Context, cfg *server.Config, log *slog.Logger) (ai.
 		if err != nil {
 			return nil, nil, fmt.Errorf("LAYERFIX_OPENAI_BASE_URL: set up the OpenAI-compatible model: %w", err)
 		}
-		log.Info("analysis: OpenAI-compatible model", "base_url", server.RedactURL(cfg.OpenAIBaseURL), "model", cfg.OpenAIModel,
+		log.Info("analysis: OpenAI-compatible model", "base_url", config.RedactURL(cfg.OpenAIBaseURL), "model", cfg.OpenAIModel,
 			"vision", cfg.OpenAIVision, "fallback", cfg.AIFallback)
 		return ai.WithFallback(o, engine, cfg.AIFallback, log), engine, nil
 	}
@@ -255,7 +256,7 @@ func newAnalyzer(ctx context.Context, cfg *server.Config, log *slog.Logger) (ai.
 
 // newBilling is the Stripe provider when a secret key is set; nil (billing
 // off, the self-hosted default) otherwise.
-func newBilling(cfg *server.Config, log *slog.Logger) (billing.Provider, error) {
+func newBilling(cfg *config.Config, log *slog.Logger) (billing.Provider, error) {
 	if cfg.StripeSecretKey == "" {
 		log.Info("billing: off (plans are granted with `layerfix user set-tier`)")
 		return nil, nil
@@ -267,7 +268,7 @@ func newBilling(cfg *server.Config, log *slog.Logger) (billing.Provider, error) 
 	if err != nil {
 		return nil, fmt.Errorf("LAYERFIX_STRIPE_SECRET_KEY: set up Stripe: %w", err)
 	}
-	log.Info("billing: Stripe", "api_base", server.RedactURL(cfg.StripeAPIBase))
+	log.Info("billing: Stripe", "api_base", config.RedactURL(cfg.StripeAPIBase))
 	return p, nil
 }
 

@@ -7,18 +7,22 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"go/parser"
+	"go/token"
 	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/layerfix/layerfix/ai"
+	"github.com/layerfix/layerfix/config"
 	"github.com/layerfix/layerfix/server"
 	"github.com/layerfix/layerfix/store"
 	"github.com/layerfix/layerfix/store/storetest"
@@ -316,7 +320,7 @@ func TestUserCreateDisableDelete(t *testing.T) {
 // TestBillingLogHidesURLSecrets: the Stripe API base is logged with its
 // password and secret-looking parameters hidden.
 func TestBillingLogHidesURLSecrets(t *testing.T) {
-	cfg, err := server.LoadConfig(nil, func(k string) string {
+	cfg, err := config.Load(nil, func(k string) string {
 		return map[string]string{
 			"LAYERFIX_STRIPE_SECRET_KEY": "sk_test_abc", "LAYERFIX_STRIPE_PUBLISHABLE_KEY": "pk_test_abc",
 			"LAYERFIX_STRIPE_WEBHOOK_SECRET": "whsec_abc", "LAYERFIX_STRIPE_PRICE_HOBBY": "price_h",
@@ -375,7 +379,7 @@ func openAIServer(t *testing.T, fallback, anonLimit string, timeout time.Duratio
 // seconds).
 func serverWithEnv(t *testing.T, env map[string]string) *server.Server {
 	t.Helper()
-	cfg, err := server.LoadConfig(nil, func(k string) string { return env[k] })
+	cfg, err := config.Load(nil, func(k string) string { return env[k] })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -494,5 +498,22 @@ func TestOpenAIFailureTakesNoCredit(t *testing.T) {
 	if m := serveReq(srv, "GET", "/metrics", "").Body.String(); !strings.Contains(m, `layerfix_analyses_total{engine="openai",outcome="error"} 1`) ||
 		!strings.Contains(m, `layerfix_openai_failures_total{reason="invalid_reply"}`) {
 		t.Error("/metrics does not count the failure")
+	}
+}
+
+// TestOperatorCommandsDoNotBuildTheServer: the user, backup and restore
+// commands call the config, accounts and store packages directly; none of
+// them imports the web server.
+func TestOperatorCommandsDoNotBuildTheServer(t *testing.T) {
+	for _, file := range []string{"cli.go", "backup.go"} {
+		f, err := parser.ParseFile(token.NewFileSet(), file, nil, parser.ImportsOnly)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, imp := range f.Imports {
+			if path, _ := strconv.Unquote(imp.Path.Value); path == "github.com/layerfix/layerfix/server" {
+				t.Errorf("%s imports %s", file, path)
+			}
+		}
 	}
 }

@@ -16,7 +16,7 @@ const (
 	PriorityLow    = "low"
 )
 
-// Categories are the issue categories of SPEC section 3, in display order.
+// Categories are the ten issue categories, in display order.
 var Categories = []string{
 	"first-layer", "bed-adhesion", "stringing", "layer-quality", "support-issues",
 	"extrusion-issues", "mechanical-problems", "heating-issues", "calibration", "other",
@@ -111,7 +111,7 @@ type Step struct {
 	Priority    string `json:"priority"`
 }
 
-// Result is the "AI result" of SPEC section 3 (troubleshootingData).
+// Result is the analysis of one issue as the app shows it (troubleshootingData).
 // Questions is this product's addition: up to two questions (yes, no or not
 // sure) that separate the likeliest causes when they are close (built-in
 // engine only).

@@ -88,7 +88,7 @@ const (
 // fixDecay weights a mode's fixes in the order the knowledge base lists them.
 var fixDecay = []float64{1, 0.78, 0.62, 0.5, 0.42}
 
-// CategoryLabels are the display labels of Categories (SPEC section 3).
+// CategoryLabels are the display labels of Categories.
 var CategoryLabels = map[string]string{
 	"first-layer":         "First Layer Problems",
 	"bed-adhesion":        "Bed Adhesion & Warping",

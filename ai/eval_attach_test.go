@@ -22,6 +22,8 @@ type attachSet struct {
 var attachSets = []attachSet{
 	{file: "testdata/attach/locked.json", locked: true},
 	{file: "testdata/attach/train.json"},
+	// written by the knowledge author while writing rules: a tuning set
+	{file: "testdata/attach/dev.json"},
 }
 
 // TestEvalAttach scores the attachment sets with and without their

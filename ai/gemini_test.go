@@ -665,7 +665,7 @@ func TestGeminiAttachmentFacts(t *testing.T) {
 		"“MCU 'mcu' shutdown: ADC out of range”",
 		"heater.sensor_type (extruder) = \"EPCOS 100K B57560G104F\"", // a setting the knowledge base has rules for
 	)
-	if strings.Contains(text, "extruder.microsteps") {
+	if strings.Contains(text, "extruder.nozzle_diameter") {
 		t.Error("the prompt lists a setting no rule uses")
 	}
 

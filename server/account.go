@@ -9,6 +9,8 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/layerfix/layerfix/accounts"
+	"github.com/layerfix/layerfix/mail"
 	"github.com/layerfix/layerfix/store"
 	"github.com/layerfix/layerfix/store/blob"
 )
@@ -50,22 +52,6 @@ type accountAPI struct {
 	downloads *downloadSlots
 }
 
-// registerAccount adds the account routes; call it after the workspace and
-// billing routes, whose photo store and payment provider it uses.
-func (s *Server) registerAccount(api *echo.Group, d Deps) {
-	h := &accountAPI{store: d.Store, billing: s.billing, blobs: s.photos.blobs, learn: s.learn, now: s.now, log: s.log,
-		downloads: newDownloadSlots(maxDataDownloads)}
-	if s.cfg.AuthMode == "firebase" {
-		h.identity, _ = d.Authenticator.(identityDeleter)
-	} else {
-		h.local = s.local
-		api.POST("/user/password", h.changePassword)
-		api.POST("/user/email", h.changeEmail)
-	}
-	api.GET("/user/data", h.downloadData)
-	api.DELETE("/user", h.deleteAccount)
-}
-
 // confirmPassword checks the signed-in maker's current password under the
 // sign-in limits, so a stolen session cannot be used to guess it: its
 // failures count against the account's email as failed sign-ins do.
@@ -73,7 +59,7 @@ func (h *accountAPI) confirmPassword(c echo.Context, u *store.User, field, passw
 	if password == "" {
 		return validationErr(map[string]string{field: "Enter your current password."})
 	}
-	if len(password) > 4*maxPassword {
+	if len(password) > 4*accounts.MaxPassword {
 		return validationErr(map[string]string{field: "Password must be at most 1024 characters"})
 	}
 	got, err := h.local.checkPasswordLimited(c, u.Email, password)
@@ -102,7 +88,7 @@ func (h *accountAPI) changePassword(c echo.Context) error {
 	if in.CurrentPassword == "" {
 		fields["currentPassword"] = "Enter your current password."
 	}
-	if msg := weakPassword(in.NewPassword, u.Email); msg != "" {
+	if msg := accounts.WeakPassword(in.NewPassword, u.Email); msg != "" {
 		fields["newPassword"] = msg
 	} else if in.NewPassword == in.CurrentPassword {
 		fields["newPassword"] = "Choose a new password that differs from the current one."
@@ -114,7 +100,7 @@ func (h *accountAPI) changePassword(c echo.Context) error {
 		return err
 	}
 	var ph string
-	if err := withHashSlot(ctx, func() { ph = hashPassword(in.NewPassword) }); err != nil {
+	if err := accounts.WithHashSlot(ctx, func() { ph = accounts.HashPassword(in.NewPassword) }); err != nil {
 		return hashBusyErr(err)
 	}
 	if err := h.store.UpdateUser(ctx, u.ID, map[string]any{"password_hash": ph}); err != nil {
@@ -123,10 +109,10 @@ func (h *accountAPI) changePassword(c echo.Context) error {
 	if err := h.store.RevokeAuthTokens(ctx, u.ID, tokenReset, h.now()); err != nil {
 		return err
 	}
-	if err := h.store.DeleteSessionsExcept(ctx, u.ID, hashToken(bearerToken(c))); err != nil {
+	if err := h.store.DeleteSessionsExcept(ctx, u.ID, accounts.HashToken(bearerToken(c))); err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, map[string]string{"message": "Your password was changed. Other devices were signed out."})
+	return c.JSON(http.StatusOK, messageResponse{Message: "Your password was changed. Other devices were signed out."})
 }
 
 type emailChange struct {
@@ -145,7 +131,7 @@ func (h *accountAPI) changeEmail(c echo.Context) error {
 		return err
 	}
 	u, ctx := currentUser(c), c.Request().Context()
-	email := normalizeEmail(in.NewEmail)
+	email := accounts.NormalizeEmail(in.NewEmail)
 	fields := map[string]string{}
 	switch {
 	case email == "":
@@ -175,22 +161,20 @@ func (h *accountAPI) changeEmail(c echo.Context) error {
 		} else if err != nil {
 			return err
 		}
-		return c.JSON(http.StatusOK, map[string]any{"email": email, "pending": false,
-			"message": "Your email address is now " + email + ". This server sends no email, so it is not verified."})
+		return c.JSON(http.StatusOK, emailChangeResponse{Email: email, Pending: false,
+			Message: "Your email address is now " + email + ". This server sends no email, so it is not verified."})
 	}
-	err := h.local.mailLink(email, u.ID, store.TokenEmailChange, "Confirm your new Layerfix email address",
-		"Hello,\n\nSomeone asked to make this address the email of a Layerfix account. Open this link within 24 hours to confirm it:\n%s\n\nIf it was not you, ignore this email: nothing changes.\n",
-		"verify", func(ctx context.Context, hash string) error {
-			return h.store.CreateEmailChangeToken(ctx, u.ID, email, hash, h.now().Add(emailChangeTTL))
-		})
+	err := h.local.mailLink(email, u.ID, store.TokenEmailChange, mail.EmailChange, "verify", func(ctx context.Context, hash string) error {
+		return h.store.CreateEmailChangeToken(ctx, u.ID, email, hash, h.now().Add(emailChangeTTL))
+	})
 	if errors.Is(err, errMailLimit) {
 		return apiErr(http.StatusTooManyRequests, CodeRateLimited, "Several emails were sent to this address in the last hour. Please try again later.")
 	}
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusAccepted, map[string]any{"email": email, "pending": true,
-		"message": "We sent a confirmation link to " + email + ". Your email address changes when you open it (within 24 hours)."})
+	return c.JSON(http.StatusAccepted, emailChangeResponse{Email: email, Pending: true,
+		Message: "We sent a confirmation link to " + email + ". Your email address changes when you open it (within 24 hours)."})
 }
 
 // deleteAccount handles DELETE /api/user: local accounts confirm with the
@@ -202,9 +186,7 @@ func (h *accountAPI) changeEmail(c echo.Context) error {
 func (h *accountAPI) deleteAccount(c echo.Context) error {
 	u, ctx := currentUser(c), c.Request().Context()
 	if h.local != nil {
-		var in struct {
-			Password string `json:"password"`
-		}
+		var in deleteAccountRequest
 		if err := bindJSON(c, &in); err != nil {
 			return err
 		}
@@ -233,7 +215,7 @@ func (h *accountAPI) deleteAccount(c echo.Context) error {
 			return err
 		}
 	}
-	photos, err := deleteUserData(ctx, h.store, h.blobs, h.log, u.ID)
+	photos, err := accounts.DeleteUserData(ctx, h.store, h.blobs, h.log, u.ID)
 	if err != nil {
 		return err
 	}
@@ -246,23 +228,6 @@ func (h *accountAPI) deleteAccount(c echo.Context) error {
 	if plan != "" {
 		msg += " Your " + tierLabel(plan) + " subscription was canceled first: nothing more will be charged."
 	}
-	return c.JSON(http.StatusOK, map[string]any{"deleted": true, "subscriptionCanceled": plan != "",
-		"identityDeleted": identityDeleted, "message": msg})
-}
-
-// deleteUserData deletes an account's rows (the schema's cascades take its
-// printers, issues, attachments, photo records, sessions and one-time
-// tokens) and then its photo files, and returns how many photos it had. A
-// photo file that cannot be removed is logged: its row is gone already.
-func deleteUserData(ctx context.Context, st *store.Store, blobs blob.Store, log *slog.Logger, userID int64) (int, error) {
-	ids, err := st.DeleteUser(ctx, userID)
-	if err != nil {
-		return 0, err
-	}
-	for _, id := range ids {
-		if err := blobs.Delete(ctx, id+photoFileSuffix); err != nil && !errors.Is(err, blob.ErrNotFound) {
-			log.Warn("delete account: photo file", "photo", id, "err", err)
-		}
-	}
-	return len(ids), nil
+	return c.JSON(http.StatusOK, deleteAccountResponse{Deleted: true, SubscriptionCanceled: plan != "",
+		IdentityDeleted: identityDeleted, Message: msg})
 }

@@ -19,6 +19,7 @@ import (
 	"firebase.google.com/go/v4/auth"
 
 	"github.com/layerfix/layerfix/ai"
+	"github.com/layerfix/layerfix/config"
 	"github.com/layerfix/layerfix/store"
 	"github.com/layerfix/layerfix/store/storetest"
 )
@@ -187,7 +188,7 @@ func TestChangeEmailWithoutMail(t *testing.T) {
 
 func TestChangeEmailWithMail(t *testing.T) {
 	m := &fakeMailer{}
-	ws := newWorkspace(t, nil, func(_ *Config, d *Deps) { d.Mailer = m })
+	ws := newWorkspace(t, nil, func(_ *config.Config, d *Deps) { d.Mailer = m })
 	ada := ws.user(t, "ada@example.com")
 	m.wait(t, 1) // the sign-up's verification
 	if w := ws.do(t, "POST", "/api/auth/password-reset", `{"email":"ada@example.com"}`); w.Code != 202 {
@@ -545,7 +546,7 @@ func TestDeleteFirebaseAccount(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ts := &testServer{Server: s, store: st, cfg: cfg, h: s.Handler()}
+	ts := &testServer{Server: s, store: st, cfg: cfg, h: checkContract(t, s.Handler())}
 	profileOfUser(t, ts, "tok.en.bob")
 
 	w := ts.do(t, "DELETE", "/api/user", "", bearer("tok.en.stale")...)

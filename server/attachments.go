@@ -16,6 +16,7 @@ import (
 	"github.com/layerfix/layerfix/ai"
 	"github.com/layerfix/layerfix/ai/printerfiles"
 	"github.com/layerfix/layerfix/store"
+	"github.com/layerfix/layerfix/textcheck"
 )
 
 // Attachments are the printer's own text files (klippy.log, printer.cfg, an
@@ -159,9 +160,9 @@ func attachmentName(name string, n int) (string, string) {
 		return "", fmt.Sprintf("Attachment %d needs a file name, such as klippy.log or printer.cfg.", n)
 	case utf8.RuneCountInString(name) > maxAttachmentName:
 		return "", fmt.Sprintf("The name of attachment %d is longer than %d characters.", n, maxAttachmentName)
-	case strings.ContainsAny(name, `/\`) || name == "." || name == ".." || invalidChar(name, false) != "":
+	case strings.ContainsAny(name, `/\`) || name == "." || name == ".." || textcheck.InvalidChar(name, false) != "":
 		return "", fmt.Sprintf("%q is not a plain file name: name attachment %d without folders or control characters, such as klippy.log.",
-			cleanText(name, 60), n)
+			textcheck.Clean(name, 60), n)
 	}
 	return name, ""
 }

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/layerfix/layerfix/ai"
+	"github.com/layerfix/layerfix/config"
 	"github.com/layerfix/layerfix/store"
 	"github.com/layerfix/layerfix/store/storetest"
 )
@@ -111,7 +112,7 @@ func TestAttachmentValidation(t *testing.T) {
 	}
 	an := &fakeAnalyzer{}
 	ts := newTestServer(t, nil, an)
-	ws := newWorkspace(t, an, func(c *Config, d *Deps) { c.TierLimits = TierLimits{"free": 100} })
+	ws := newWorkspace(t, an, func(c *config.Config, d *Deps) { c.TierLimits = config.TierLimits{"free": 100} })
 	ada := ws.user(t, "ada@example.com")
 	p := ws.addPrinter(t, ada, "Voron", "Voron 2.4")
 	for _, c := range cases {
@@ -334,7 +335,7 @@ func TestRefineKeepsAttachments(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ts := &testServer{Server: srv, store: st, h: srv.Handler()}
+	ts := &testServer{Server: srv, store: st, h: checkContract(t, srv.Handler())}
 	files := attachments("klippy.log", klippyLog, "moonraker.conf", moonrakerConf)
 	body := func(atts any, extra map[string]any) string {
 		return validTroubleshoot(func(m map[string]any) {
@@ -379,7 +380,7 @@ func TestRefineKeepsAttachments(t *testing.T) {
 	}
 
 	// A saved issue's refine uses the stored attachments.
-	ws := newWorkspace(t, rec, func(c *Config, d *Deps) { d.Refiner = rec })
+	ws := newWorkspace(t, rec, func(c *config.Config, d *Deps) { d.Refiner = rec })
 	ada := ws.user(t, "ada@example.com")
 	p := ws.addPrinter(t, ada, "Voron", "Voron 2.4")
 	is := ws.submit(t, ada, issueBody(t, p.ID, func(m map[string]any) {

@@ -15,6 +15,7 @@ import (
 	"firebase.google.com/go/v4/auth"
 	"google.golang.org/api/option"
 
+	"github.com/layerfix/layerfix/config"
 	"github.com/layerfix/layerfix/store"
 )
 
@@ -91,7 +92,7 @@ type firebaseAuth struct {
 // for a minute, so disabled accounts and revoked tokens are refused.
 // Without them a disabled account keeps access until its ID token
 // expires (at most an hour), which is logged once at start-up.
-func NewFirebaseAuth(ctx context.Context, cfg *Config, st *store.Store, log *slog.Logger) (Authenticator, error) {
+func NewFirebaseAuth(ctx context.Context, cfg *config.Config, st *store.Store, log *slog.Logger) (Authenticator, error) {
 	if cfg.FirebaseProjectID == "" {
 		return nil, errors.New("LAYERFIX_FIREBASE_PROJECT_ID: required when LAYERFIX_AUTH_MODE=firebase")
 	}

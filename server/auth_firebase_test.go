@@ -21,6 +21,7 @@ import (
 
 	"firebase.google.com/go/v4/auth"
 
+	"github.com/layerfix/layerfix/config"
 	"github.com/layerfix/layerfix/store"
 	"github.com/layerfix/layerfix/store/storetest"
 )
@@ -215,7 +216,7 @@ func TestFirebaseEmulator(t *testing.T) {
 	// The Admin SDK reads FIREBASE_AUTH_EMULATOR_HOST when a client is
 	// built, so it is set only around that (t.Setenv refuses parallel tests).
 	os.Unsetenv("FIREBASE_AUTH_EMULATOR_HOST")
-	prodAuth, err := NewFirebaseAuth(ctx, &Config{FirebaseProjectID: "demo-layerfix"}, storetest.Open(t), discard)
+	prodAuth, err := NewFirebaseAuth(ctx, &config.Config{FirebaseProjectID: "demo-layerfix"}, storetest.Open(t), discard)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -232,7 +233,7 @@ func TestFirebaseEmulator(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ts := &testServer{Server: srv, store: st, cfg: cfg, h: srv.Handler()}
+	ts := &testServer{Server: srv, store: st, cfg: cfg, h: checkContract(t, srv.Handler())}
 
 	profileOK := func(t *testing.T, idToken string) profile {
 		t.Helper()

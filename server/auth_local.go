@@ -5,13 +5,14 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
-	"net/mail"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/layerfix/layerfix/accounts"
+	"github.com/layerfix/layerfix/config"
+	"github.com/layerfix/layerfix/mail"
 	"github.com/layerfix/layerfix/store"
 )
 
@@ -19,7 +20,7 @@ import (
 // hashed. Error codes are Firebase's, so the app maps them the same way.
 const (
 	sessionTTL        = 30 * 24 * time.Hour
-	resetTTL          = time.Hour
+	resetTTL          = accounts.ResetTTL
 	verifyTTL         = 7 * 24 * time.Hour
 	loginFailures     = 10 // per address, and per email before the backoff starts
 	loginWindow       = 15 * time.Minute
@@ -27,18 +28,16 @@ const (
 	signupsPerHour    = 5
 	resetsPerHour     = 10 // reset requests one address may make
 	mailsPerRecipient = 3  // account emails one address receives per hour
-	maxEmail          = 254
-	maxDisplayName    = 100
-	tokenReset        = "reset"
+	tokenReset        = accounts.TokenReset
 	tokenVerify       = "verify"
 )
 
 type localAuth struct {
 	store     *store.Store
 	now       func() time.Time
-	mailer    Mailer // nil: no email
-	publicURL string // scheme://host[/base] for links in emails
-	limits    TierLimits
+	mailer    mail.Mailer // nil: no email
+	publicURL string      // scheme://host[/base] for links in emails
+	limits    config.TierLimits
 	log       *slog.Logger
 	failIP    *attemptLimiter // failed sign-ins per address
 	failEmail *attemptLimiter // failed sign-ins per email, with backoff
@@ -49,7 +48,7 @@ type localAuth struct {
 	mails     *fixedWindow // emails per recipient
 }
 
-func newLocalAuth(st *store.Store, cfg *Config, keys *keyring, mailer Mailer, now func() time.Time, log *slog.Logger) *localAuth {
+func newLocalAuth(st *store.Store, cfg *config.Config, keys *keyring, mailer mail.Mailer, now func() time.Time, log *slog.Logger) *localAuth {
 	return &localAuth{
 		store: st, now: now, mailer: mailer, publicURL: cfg.PublicURL + cfg.BasePath, limits: cfg.TierLimits, log: log,
 		failIP:    newAttemptLimiter(newLimitStates(st, "login-ip", now), loginFailures, loginWindow, 0, now),
@@ -70,7 +69,7 @@ func (a *localAuth) Authenticate(ctx context.Context, token string) (*store.User
 	if len(token) != 43 {
 		return nil, ErrBadToken
 	}
-	u, err := a.store.SessionUser(ctx, hashToken(token), a.now())
+	u, err := a.store.SessionUser(ctx, accounts.HashToken(token), a.now())
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, ErrBadToken
 	}
@@ -78,37 +77,6 @@ func (a *localAuth) Authenticate(ctx context.Context, token string) (*store.User
 }
 
 func authErr(status int, code, msg string) *APIError { return apiErr(status, code, msg) }
-
-// checkDisplayName cleans a display name and says what is wrong with it,
-// "" when nothing is: the same rules at sign-up, on the account screen and
-// for the operator's accounts.
-func checkDisplayName(raw string) (name, problem string) {
-	name = cleanText(raw, maxDisplayName+1)
-	switch {
-	case name == "":
-		return name, "Please enter your display name"
-	case utf8.RuneCountInString(name) > maxDisplayName:
-		return name, "Display name must be less than 100 characters"
-	}
-	return name, textProblem("Display name", name, false)
-}
-
-// normalizeEmail returns the lower-cased address or "" when it is not one.
-func normalizeEmail(s string) string {
-	s = strings.ToLower(strings.TrimSpace(s))
-	if s == "" || len(s) > maxEmail {
-		return ""
-	}
-	a, err := mail.ParseAddress(s)
-	if err != nil || a.Address != s {
-		return ""
-	}
-	at := strings.LastIndex(s, "@")
-	if at < 1 || !strings.Contains(s[at+1:], ".") || strings.HasSuffix(s, ".") {
-		return ""
-	}
-	return s
-}
 
 type sessionResponse struct {
 	Token     string    `json:"token"`
@@ -119,7 +87,7 @@ type sessionResponse struct {
 // startSession signs u in; the browser and network become known to the
 // account.
 func (a *localAuth) startSession(c echo.Context, u *store.User, status int) error {
-	tok, hash := newToken()
+	tok, hash := accounts.NewToken()
 	exp := a.now().Add(sessionTTL)
 	if err := a.store.CreateSession(c.Request().Context(), u.ID, hash, exp); err != nil {
 		return err
@@ -141,14 +109,14 @@ func (a *localAuth) signup(c echo.Context) error {
 	if err := bindJSON(c, &in); err != nil {
 		return err
 	}
-	email := normalizeEmail(in.Email)
+	email := accounts.NormalizeEmail(in.Email)
 	if email == "" {
 		return authErr(http.StatusBadRequest, "invalid-email", "Invalid email address")
 	}
-	if msg := weakPassword(in.Password, email); msg != "" {
+	if msg := accounts.WeakPassword(in.Password, email); msg != "" {
 		return authErr(http.StatusBadRequest, "weak-password", msg)
 	}
-	name, problem := checkDisplayName(in.DisplayName)
+	name, problem := accounts.CheckDisplayName(in.DisplayName)
 	if problem != "" {
 		return authErr(http.StatusBadRequest, "invalid-display-name", problem)
 	}
@@ -158,7 +126,7 @@ func (a *localAuth) signup(c echo.Context) error {
 		return authErr(http.StatusTooManyRequests, "too-many-requests", "Too many accounts were created from this network. Please try again later.")
 	}
 	var ph string
-	if err := withHashSlot(c.Request().Context(), func() { ph = hashPassword(in.Password) }); err != nil {
+	if err := accounts.WithHashSlot(c.Request().Context(), func() { ph = accounts.HashPassword(in.Password) }); err != nil {
 		return hashBusyErr(err)
 	}
 	u := &store.User{Email: email, DisplayName: name, PasswordHash: &ph, CreatedAt: a.now()}
@@ -169,8 +137,7 @@ func (a *localAuth) signup(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	a.sendLink(u, tokenVerify, verifyTTL, "Verify your Layerfix email",
-		"Welcome to Layerfix!\n\nConfirm your email address by opening this link:\n%s\n\nYou can use Layerfix while unverified. If you did not create an account, ignore this email.\n", "verify")
+	a.sendLink(u, tokenVerify, verifyTTL, mail.Verify, "verify")
 	return a.startSession(c, u, http.StatusCreated)
 }
 
@@ -183,10 +150,10 @@ func (a *localAuth) login(c echo.Context) error {
 		return err
 	}
 	email := strings.ToLower(strings.TrimSpace(in.Email))
-	if len(email) > maxEmail {
+	if len(email) > accounts.MaxEmail {
 		return authErr(http.StatusBadRequest, "invalid-email", "Invalid email address")
 	}
-	if len(in.Password) > 4*maxPassword {
+	if len(in.Password) > 4*accounts.MaxPassword {
 		return authErr(http.StatusBadRequest, "invalid-credential", "Password must be at most 1024 characters")
 	}
 	u, err := a.checkPasswordLimited(c, email, in.Password)
@@ -291,11 +258,11 @@ func (a *localAuth) checkPasswordLimited(c echo.Context, email, password string)
 	}
 	// The hash is checked even for unknown emails: same answer, same time.
 	good := false
-	err = withHashSlot(ctx, func() {
+	err = accounts.WithHashSlot(ctx, func() {
 		if u != nil && u.PasswordHash != nil {
-			good = checkPassword(password, *u.PasswordHash)
+			good = accounts.CheckPassword(password, *u.PasswordHash)
 		} else {
-			checkPassword(password, dummyHash())
+			accounts.CheckPassword(password, accounts.DummyHash())
 		}
 	})
 	if err != nil {
@@ -333,14 +300,14 @@ func tooManySignIns(wait time.Duration) *APIError {
 
 // hashBusyErr answers a sign-in that found no free hash slot in time.
 func hashBusyErr(err error) error {
-	if errors.Is(err, errHashBusy) {
+	if errors.Is(err, accounts.ErrHashBusy) {
 		return authErr(http.StatusTooManyRequests, "too-many-requests", "Many people are signing in right now. Please try again in a moment.")
 	}
 	return budgetErr(err)
 }
 
 func (a *localAuth) logout(c echo.Context) error {
-	if err := a.store.DeleteSession(c.Request().Context(), hashToken(bearerToken(c))); err != nil {
+	if err := a.store.DeleteSession(c.Request().Context(), accounts.HashToken(bearerToken(c))); err != nil {
 		return err
 	}
 	return c.NoContent(http.StatusNoContent)
@@ -353,7 +320,7 @@ func (a *localAuth) passwordReset(c echo.Context) error {
 	if err := bindJSON(c, &in); err != nil {
 		return err
 	}
-	email := normalizeEmail(in.Email)
+	email := accounts.NormalizeEmail(in.Email)
 	if email == "" {
 		return authErr(http.StatusBadRequest, "invalid-email", "Invalid email address")
 	}
@@ -366,25 +333,15 @@ func (a *localAuth) passwordReset(c echo.Context) error {
 	}
 	if allowed {
 		if u, err := a.store.UserByEmail(c.Request().Context(), email); err == nil && !u.Disabled {
-			a.sendLink(u, tokenReset, resetTTL, "Reset your Layerfix password",
-				"Hello,\n\nSomeone asked to reset the password of your Layerfix account. Open this link within one hour to choose a new password:\n%s\n\nIf it was not you, ignore this email: your password stays as it is.\n", "reset")
+			a.sendLink(u, tokenReset, resetTTL, mail.Reset, "reset")
 		}
 	}
-	return c.JSON(http.StatusAccepted, map[string]bool{"emailEnabled": a.mailer != nil})
+	return c.JSON(http.StatusAccepted, passwordResetResponse{EmailEnabled: a.mailer != nil})
 }
 
-// ResetLink creates a one-hour reset link for email (the operator's
-// `layerfix user reset-password` command).
+// ResetLink creates a one-hour reset link for email.
 func (a *localAuth) ResetLink(ctx context.Context, email string) (string, error) {
-	u, err := a.store.UserByEmail(ctx, email)
-	if err != nil {
-		return "", err
-	}
-	tok, hash := newToken()
-	if err := a.store.CreateAuthToken(ctx, u.ID, tokenReset, hash, a.now().Add(resetTTL)); err != nil {
-		return "", err
-	}
-	return a.publicURL + "/login?mode=reset&oobCode=" + tok, nil
+	return accounts.ResetLink(ctx, a.store, a.publicURL, a.now(), email)
 }
 
 // sendLink emails a one-time link of kind to the account's address. The
@@ -393,8 +350,8 @@ func (a *localAuth) ResetLink(ctx context.Context, email string) (string, error)
 // used to send someone else's words. Each recipient gets at most
 // mailsPerRecipient emails an hour; past that the request still answers
 // the same and nothing is sent.
-func (a *localAuth) sendLink(u *store.User, kind string, ttl time.Duration, subject, body, mode string) {
-	_ = a.mailLink(u.Email, u.ID, kind, subject, body, mode, func(ctx context.Context, hash string) error {
+func (a *localAuth) sendLink(u *store.User, kind string, ttl time.Duration, msg func(link string) mail.Message, mode string) {
+	_ = a.mailLink(u.Email, u.ID, kind, msg, mode, func(ctx context.Context, hash string) error {
 		return a.store.CreateAuthToken(ctx, u.ID, kind, hash, a.now().Add(ttl))
 	})
 }
@@ -406,7 +363,7 @@ var errMailLimit = errors.New("recipient email limit reached")
 // in the background. It fails only when email is off, the recipient's
 // hourly limit is reached (errMailLimit) or the token cannot be stored;
 // a failed send is logged.
-func (a *localAuth) mailLink(to string, userID int64, kind, subject, body, mode string, create func(ctx context.Context, hash string) error) error {
+func (a *localAuth) mailLink(to string, userID int64, kind string, msg func(link string) mail.Message, mode string, create func(ctx context.Context, hash string) error) error {
 	if a.mailer == nil {
 		return errors.New("email is off")
 	}
@@ -417,7 +374,7 @@ func (a *localAuth) mailLink(to string, userID int64, kind, subject, body, mode 
 		a.log.Info("account email not sent: recipient limit reached", "kind", kind, "user_id", userID)
 		return errMailLimit
 	}
-	tok, hash := newToken()
+	tok, hash := accounts.NewToken()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	if err := create(ctx, hash); err != nil {
 		cancel()
@@ -427,7 +384,8 @@ func (a *localAuth) mailLink(to string, userID int64, kind, subject, body, mode 
 	link := a.publicURL + "/login?mode=" + mode + "&oobCode=" + tok
 	go func() {
 		defer cancel()
-		if err := a.mailer.Send(ctx, to, subject, sprintf(body, link)); err != nil {
+		m := msg(link)
+		if err := a.mailer.Send(ctx, to, m.Subject, m.Body); err != nil {
 			a.log.Error("send email", "kind", kind, "user_id", userID, "err", err)
 		}
 	}()
@@ -453,7 +411,7 @@ func (a *localAuth) passwordUpdate(c echo.Context) error {
 	if len(in.OOBCode) != 43 {
 		return invalid
 	}
-	uid, err := a.store.PeekAuthToken(ctx, tokenReset, hashToken(in.OOBCode), a.now())
+	uid, err := a.store.PeekAuthToken(ctx, tokenReset, accounts.HashToken(in.OOBCode), a.now())
 	if errors.Is(err, store.ErrNotFound) {
 		return invalid
 	}
@@ -464,16 +422,16 @@ func (a *localAuth) passwordUpdate(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if msg := weakPassword(in.Password, u.Email); msg != "" {
+	if msg := accounts.WeakPassword(in.Password, u.Email); msg != "" {
 		return authErr(http.StatusBadRequest, "weak-password", msg)
 	}
-	if _, err := a.store.UseAuthToken(ctx, tokenReset, hashToken(in.OOBCode), a.now()); errors.Is(err, store.ErrNotFound) {
+	if _, err := a.store.UseAuthToken(ctx, tokenReset, accounts.HashToken(in.OOBCode), a.now()); errors.Is(err, store.ErrNotFound) {
 		return invalid // used by a concurrent request
 	} else if err != nil {
 		return err
 	}
 	var ph string
-	if err := withHashSlot(ctx, func() { ph = hashPassword(in.Password) }); err != nil {
+	if err := accounts.WithHashSlot(ctx, func() { ph = accounts.HashPassword(in.Password) }); err != nil {
 		return hashBusyErr(err)
 	}
 	if err := a.store.UpdateUser(ctx, uid, map[string]any{"password_hash": ph}); err != nil {
@@ -488,7 +446,7 @@ func (a *localAuth) passwordUpdate(c echo.Context) error {
 	if err := a.failEmail.clear(ctx, limiterKey("email", u.Email)); err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, map[string]string{"message": "Your password was changed. Please sign in."})
+	return c.JSON(http.StatusOK, messageResponse{Message: "Your password was changed. Please sign in."})
 }
 
 func (a *localAuth) verifyEmail(c echo.Context) error {
@@ -501,10 +459,10 @@ func (a *localAuth) verifyEmail(c echo.Context) error {
 	if len(in.OOBCode) != 43 {
 		return invalid
 	}
-	uid, err := a.store.UseAuthToken(ctx, tokenVerify, hashToken(in.OOBCode), a.now())
+	uid, err := a.store.UseAuthToken(ctx, tokenVerify, accounts.HashToken(in.OOBCode), a.now())
 	if errors.Is(err, store.ErrNotFound) {
 		// The link may confirm a new address from the account screen.
-		_, email, err := a.store.ConfirmEmailChange(ctx, hashToken(in.OOBCode), a.now())
+		_, email, err := a.store.ConfirmEmailChange(ctx, accounts.HashToken(in.OOBCode), a.now())
 		switch {
 		case errors.Is(err, store.ErrNotFound):
 			return invalid
@@ -513,7 +471,7 @@ func (a *localAuth) verifyEmail(c echo.Context) error {
 		case err != nil:
 			return err
 		}
-		return c.JSON(http.StatusOK, map[string]string{"message": "Your email address is now " + email + "."})
+		return c.JSON(http.StatusOK, messageResponse{Message: "Your email address is now " + email + "."})
 	}
 	if err != nil {
 		return err
@@ -521,5 +479,5 @@ func (a *localAuth) verifyEmail(c echo.Context) error {
 	if err := a.store.UpdateUser(ctx, uid, map[string]any{"email_verified": true}); err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, map[string]string{"message": "Your email is verified."})
+	return c.JSON(http.StatusOK, messageResponse{Message: "Your email is verified."})
 }

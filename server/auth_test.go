@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/layerfix/layerfix/config"
+	"github.com/layerfix/layerfix/mail/mailtest"
 	"github.com/layerfix/layerfix/store"
 	"github.com/layerfix/layerfix/store/storetest"
 )
@@ -234,7 +236,7 @@ func TestPasswordResetByEmail(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ts := &testServer{Server: srv, store: st, cfg: cfg, h: srv.Handler()}
+	ts := &testServer{Server: srv, store: st, cfg: cfg, h: checkContract(t, srv.Handler())}
 	s := signup(t, ts, "maker@example.com", "spaghetti-monster")
 	verify := m.wait(t, 1)[0]
 	if verify.to != "maker@example.com" || !strings.Contains(verify.body, "mode=verify") {
@@ -275,7 +277,7 @@ func TestResetLinkForOperator(t *testing.T) {
 	if signup.Code != 201 {
 		t.Fatal(signup.Body.String())
 	}
-	link, err := ts.ResetLink(context.Background(), "m@example.com")
+	link, err := ts.local.ResetLink(context.Background(), "m@example.com")
 	if err != nil || !strings.HasPrefix(link, "https://fix.example.com/lf/login?mode=reset&oobCode=") {
 		t.Fatalf("link %q %v", link, err)
 	}
@@ -288,18 +290,6 @@ func TestResetLinkForOperator(t *testing.T) {
 	w = ts.do(t, "POST", "/lf/api/auth/password-reset", `{"email":"m@example.com"}`)
 	if w.Code != 202 || !strings.Contains(w.Body.String(), `"emailEnabled":false`) {
 		t.Fatalf("reset without email: %d %s", w.Code, w.Body.String())
-	}
-}
-
-func TestFirebaseEmulatorRefusedForRealProjects(t *testing.T) {
-	env := map[string]string{"LAYERFIX_AUTH_MODE": "firebase", "LAYERFIX_FIREBASE_PROJECT_ID": "my-real-app", "FIREBASE_AUTH_EMULATOR_HOST": "127.0.0.1:9099"}
-	_, err := LoadConfig(nil, func(k string) string { return env[k] })
-	if err == nil || !strings.HasPrefix(err.Error(), "FIREBASE_AUTH_EMULATOR_HOST:") {
-		t.Fatalf("err = %v", err)
-	}
-	env["LAYERFIX_FIREBASE_PROJECT_ID"] = "demo-layerfix"
-	if _, err := LoadConfig(nil, func(k string) string { return env[k] }); err != nil {
-		t.Fatalf("demo project refused: %v", err)
 	}
 }
 
@@ -320,7 +310,7 @@ func TestFirebaseEmulatorInRuntimeConfig(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ts := &testServer{Server: s, store: s.store, cfg: cfg, h: s.Handler()}
+		ts := &testServer{Server: s, store: s.store, cfg: cfg, h: checkContract(t, s.Handler())}
 		w := ts.do(t, "GET", "/login", "")
 		return w.Body.String(), w.Header().Get("Content-Security-Policy")
 	}
@@ -342,8 +332,30 @@ func TestFirebaseEmulatorInRuntimeConfig(t *testing.T) {
 	}
 	for _, bad := range []string{"127.0.0.1", "h:0", "a b:1", "x;y:1", "127.0.0.1:99999", `"><script>:1`} {
 		env["FIREBASE_AUTH_EMULATOR_HOST"] = bad
-		if _, err := LoadConfig(nil, func(k string) string { return env[k] }); err == nil || !strings.HasPrefix(err.Error(), "FIREBASE_AUTH_EMULATOR_HOST:") {
+		if _, err := config.Load(nil, func(k string) string { return env[k] }); err == nil || !strings.HasPrefix(err.Error(), "FIREBASE_AUTH_EMULATOR_HOST:") {
 			t.Errorf("%q: err = %v", bad, err)
 		}
+	}
+}
+
+// With LAYERFIX_SMTP_URL set, sign-up really sends the verification email.
+func TestSMTPConfiguredServerSendsVerification(t *testing.T) {
+	addr, got := mailtest.FakeSMTP(t)
+	ts := newTestServer(t, map[string]string{
+		"LAYERFIX_SMTP_URL": "smtp://" + addr + "?starttls=off", "LAYERFIX_MAIL_FROM": "Layerfix <no-reply@example.com>",
+		"LAYERFIX_PUBLIC_URL": "https://fix.example.com",
+	}, nil)
+	signup(t, ts, "maker@example.com", "spaghetti-monster")
+	select {
+	case lines := <-got:
+		msg := strings.Join(lines, "\n")
+		if !strings.Contains(msg, "RCPT TO:<maker@example.com>") || !strings.Contains(msg, "https://fix.example.com/login?mode=verify&oobCode=") {
+			t.Fatalf("verification email:\n%s", msg)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("no email was sent")
+	}
+	if body := ts.do(t, "GET", "/", "").Body.String(); !strings.Contains(body, `"emailEnabled":true`) {
+		t.Fatal("the app is not told that email is on")
 	}
 }

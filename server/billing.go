@@ -13,7 +13,9 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/layerfix/layerfix/accounts"
 	"github.com/layerfix/layerfix/billing"
+	"github.com/layerfix/layerfix/config"
 	"github.com/layerfix/layerfix/store"
 )
 
@@ -42,18 +44,6 @@ var webhookEvents = map[string]bool{
 	"customer.subscription.deleted": true,
 	"invoice.paid":                  true,
 	"invoice.payment_failed":        true,
-}
-
-// registerBilling adds the subscription routes and the payment webhook.
-func (s *Server) registerBilling(api *echo.Group, d Deps) {
-	b := &billingAPI{store: d.Store, provider: d.Billing, now: d.Now, log: d.Logger}
-	s.billing = b
-	api.GET("/subscription", b.subscription)
-	api.POST("/create-subscription", b.create, b.enabled)
-	api.POST("/complete-subscription", b.complete, b.enabled)
-	api.POST("/change-subscription", b.change, b.enabled)
-	api.POST("/cancel-subscription", b.cancel, b.enabled)
-	api.POST("/stripe/webhook", b.webhook, b.quietlyEnabled)
 }
 
 type billingAPI struct {
@@ -165,7 +155,7 @@ type subscriptionView struct {
 
 func (b *billingAPI) view(sub *store.Subscription) subscriptionView {
 	u := &store.User{SubscriptionStatus: sub.Status, SubscriptionTier: sub.Tier}
-	v := subscriptionView{BillingEnabled: b.provider != nil, Tier: sub.Tier, Status: sub.Status, EffectiveTier: EffectiveTier(u),
+	v := subscriptionView{BillingEnabled: b.provider != nil, Tier: sub.Tier, Status: sub.Status, EffectiveTier: accounts.EffectiveTier(u),
 		HasSubscription: sub.SubscriptionID != "" && billing.Live(sub.Status), CancelAtPeriodEnd: sub.CancelAtPeriodEnd}
 	if sub.CurrentPeriodEnd != nil {
 		s := sub.CurrentPeriodEnd.UTC().Format(time.RFC3339)
@@ -186,7 +176,7 @@ func (b *billingAPI) subscription(c echo.Context) error {
 func paidTier(t string) bool { return slices.Contains(billing.PaidTiers, t) }
 
 func tierLabel(t string) string {
-	for _, x := range Tiers {
+	for _, x := range config.Tiers {
 		if x.ID == t {
 			return x.Name
 		}
@@ -200,9 +190,7 @@ const paidTierMsg = "Choose one of the paid plans: hobby, pro or farm."
 // returns a SetupIntent's client secret, or no secret when the caller is
 // already subscribed.
 func (b *billingAPI) create(c echo.Context) error {
-	var req struct {
-		Tier string `json:"tier"`
-	}
+	var req tierRequest
 	if err := bindJSON(c, &req); err != nil {
 		return err
 	}
@@ -242,9 +230,7 @@ func (b *billingAPI) create(c echo.Context) error {
 // that needs authentication answers requiresAction with the payment's
 // client secret; the webhook records the plan once it is paid.
 func (b *billingAPI) complete(c echo.Context) error {
-	var req struct {
-		SetupIntentID string `json:"setupIntentId"`
-	}
+	var req setupIntentRequest
 	if err := bindJSON(c, &req); err != nil {
 		return err
 	}
@@ -333,9 +319,7 @@ func (b *billingAPI) liveSubscription(ctx context.Context, userID int64, verb st
 
 // change swaps the plan with immediate proration; the billing date stays.
 func (b *billingAPI) change(c echo.Context) error {
-	var req struct {
-		NewTier string `json:"newTier"`
-	}
+	var req newTierRequest
 	if err := bindJSON(c, &req); err != nil {
 		return err
 	}
@@ -444,7 +428,7 @@ func (b *billingAPI) webhook(c echo.Context) error {
 	}
 	ack := func(outcome string) error {
 		b.log.Info("stripe webhook", "event", ev.ID, "type", ev.Type, "outcome", outcome)
-		return c.JSON(http.StatusOK, map[string]any{"received": true, "outcome": outcome})
+		return c.JSON(http.StatusOK, webhookAck{Received: true, Outcome: outcome})
 	}
 	if !webhookEvents[ev.Type] || ev.CustomerID == "" || ev.SubscriptionID == "" {
 		return ack("ignored")

@@ -16,6 +16,7 @@ import (
 
 	"github.com/layerfix/layerfix/billing"
 	"github.com/layerfix/layerfix/billing/billingtest"
+	"github.com/layerfix/layerfix/config"
 	"github.com/layerfix/layerfix/store"
 	"github.com/layerfix/layerfix/store/storetest"
 )
@@ -295,7 +296,7 @@ func newBillingServerOn(t *testing.T, base string, st *store.Store, extra map[st
 	if err != nil {
 		t.Fatal(err)
 	}
-	b.testServer = &testServer{Server: s, store: st, cfg: cfg, h: s.Handler()}
+	b.testServer = &testServer{Server: s, store: st, cfg: cfg, h: checkContract(t, s.Handler())}
 	return b
 }
 
@@ -350,7 +351,7 @@ func TestWebhookWithBillingOffIsQuiet(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ts := &testServer{Server: s, cfg: cfg, h: s.Handler()}
+	ts := &testServer{Server: s, cfg: cfg, h: checkContract(t, s.Handler())}
 	for i := 0; i < 3; i++ {
 		w := ts.do(t, "POST", "/api/stripe/webhook", `{"id":"evt_1"}`, "Stripe-Signature", "t=1,v1=x")
 		if w.Code != 404 || decodeError(t, w).Code != CodeBillingDisabled {
@@ -403,15 +404,15 @@ func TestBillingOff(t *testing.T) {
 func TestBillingConfigNeedsEverySetting(t *testing.T) {
 	env := stripeEnv("")
 	delete(env, "LAYERFIX_STRIPE_WEBHOOK_SECRET")
-	if _, err := LoadConfig(nil, func(k string) string { return env[k] }); err == nil || !strings.Contains(err.Error(), "LAYERFIX_STRIPE_WEBHOOK_SECRET") {
+	if _, err := config.Load(nil, func(k string) string { return env[k] }); err == nil || !strings.Contains(err.Error(), "LAYERFIX_STRIPE_WEBHOOK_SECRET") {
 		t.Fatalf("missing webhook secret: %v", err)
 	}
 	env = stripeEnv("")
 	env["LAYERFIX_STRIPE_PRICE_PRO"] = "7.99"
-	if _, err := LoadConfig(nil, func(k string) string { return env[k] }); err == nil || !strings.Contains(err.Error(), "LAYERFIX_STRIPE_PRICE_PRO") {
+	if _, err := config.Load(nil, func(k string) string { return env[k] }); err == nil || !strings.Contains(err.Error(), "LAYERFIX_STRIPE_PRICE_PRO") {
 		t.Fatalf("bad price id: %v", err)
 	}
-	cfg, err := LoadConfig(nil, func(k string) string { return stripeEnv("")[k] })
+	cfg, err := config.Load(nil, func(k string) string { return stripeEnv("")[k] })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -706,7 +707,7 @@ func TestPricingFromStripeIsCached(t *testing.T) {
 	if got := get(); !strings.Contains(got, `"pro","amount":9.99`) {
 		t.Fatalf("not refreshed after 5 minutes: %s", got)
 	}
-	// Stripe down: SPEC section 9's amounts.
+	// Stripe down: the fallback amounts.
 	f.set(func(f *fakeStripe) { f.fail = 500 })
 	ts.advance(6 * time.Minute)
 	var prices []PriceEntry
@@ -732,7 +733,7 @@ func newStripeMockServer(t *testing.T) *testServer {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &testServer{Server: s, store: st, cfg: cfg, h: s.Handler()}
+	return &testServer{Server: s, store: st, cfg: cfg, h: checkContract(t, s.Handler())}
 }
 
 // TestCreateSubscriptionAgainstStripeMock is the acceptance check with

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/layerfix/layerfix/ai"
+	"github.com/layerfix/layerfix/config"
 	"github.com/layerfix/layerfix/store"
 	"github.com/layerfix/layerfix/store/storetest"
 )
@@ -57,13 +58,13 @@ func (f *fakeAnalyzer) Analyze(ctx context.Context, r ai.Request) (*ai.Result, e
 type testServer struct {
 	*Server
 	store *store.Store
-	cfg   *Config
+	cfg   *config.Config
 	h     http.Handler
 }
 
-func testConfig(t testing.TB, env map[string]string) *Config {
+func testConfig(t testing.TB, env map[string]string) *config.Config {
 	t.Helper()
-	cfg, err := LoadConfig(nil, func(k string) string { return env[k] })
+	cfg, err := config.Load(nil, func(k string) string { return env[k] })
 	if err != nil {
 		t.Fatalf("config: %v", err)
 	}
@@ -81,7 +82,7 @@ func newTestServer(t testing.TB, env map[string]string, an ai.Analyzer) *testSer
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &testServer{Server: s, store: st, cfg: cfg, h: s.Handler()}
+	return &testServer{Server: s, store: st, cfg: cfg, h: checkContract(t, s.Handler())}
 }
 
 // do sends a request from remote address ip (default 192.0.2.1).

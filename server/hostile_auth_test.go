@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/layerfix/layerfix/accounts"
 	"github.com/layerfix/layerfix/store"
 	"github.com/layerfix/layerfix/store/storetest"
 )
@@ -31,7 +32,7 @@ func mailServerOn(t *testing.T, st *store.Store) (*testServer, *fakeMailer, *tes
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &testServer{Server: s, store: st, cfg: cfg, h: s.Handler()}, m, clock
+	return &testServer{Server: s, store: st, cfg: cfg, h: checkContract(t, s.Handler())}, m, clock
 }
 
 func login(t *testing.T, ts *testServer, email, pw, ip string) int {
@@ -45,14 +46,14 @@ func login(t *testing.T, ts *testServer, email, pw, ip string) int {
 func TestConcurrentGuessesStayWithinTheLimit(t *testing.T) {
 	ts := newTestServer(t, nil, nil)
 	signup(t, ts, "victim@example.com", "correct-horse-battery")
-	hashPeak.Store(0)
+	accounts.ResetHashPeak()
 	count := concurrently(60, func(i int) int {
 		return login(t, ts, "victim@example.com", fmt.Sprintf("guess-%d", i), fmt.Sprintf("198.51.100.%d:1", i+1))
 	})
 	if count[401] > loginFailures || count[401]+count[429] != 60 {
 		t.Fatalf("answers %v: at most %d passwords may be checked", count, loginFailures)
 	}
-	if p := hashPeak.Load(); p > int64(cap(hashSlots)) || p == 0 {
+	if p := accounts.HashPeak(); p > accounts.MaxConcurrentHashes || p == 0 {
 		t.Fatalf("%d hashes ran at once", p)
 	}
 }
@@ -129,11 +130,11 @@ func oobCode(t *testing.T, body string) string {
 func TestResetLinks(t *testing.T) {
 	ts, _, _ := mailServer(t)
 	signup(t, ts, "maker@example.com", "spaghetti-monster")
-	first, err := ts.ResetLink(t.Context(), "maker@example.com")
+	first, err := ts.local.ResetLink(t.Context(), "maker@example.com")
 	if err != nil {
 		t.Fatal(err)
 	}
-	second, _ := ts.ResetLink(t.Context(), "maker@example.com")
+	second, _ := ts.local.ResetLink(t.Context(), "maker@example.com")
 	code := func(link string) string { u, _ := url.Parse(link); return u.Query().Get("oobCode") }
 	update := func(link, pw string) int {
 		return ts.do(t, "POST", "/api/auth/password-update", mustJSON(t, map[string]string{"oobCode": code(link), "password": pw})).Code

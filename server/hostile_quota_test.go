@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"testing"
+
+	"github.com/layerfix/layerfix/config"
 )
 
 // TestIPv6CountedPerPrefix: the addresses of one /64 share one allowance;
@@ -35,7 +37,7 @@ func TestIPv6CountedPerPrefix(t *testing.T) {
 // TestNetworkBoundsUnverifiedAccounts: unverified free accounts share their
 // network's monthly allowance with anonymous use; a verified one does not.
 func TestNetworkBoundsUnverifiedAccounts(t *testing.T) {
-	ws := newWorkspace(t, nil, func(c *Config, d *Deps) { c.NetworkLimit = 4 })
+	ws := newWorkspace(t, nil, func(c *config.Config, d *Deps) { c.NetworkLimit = 4 })
 	const home = "203.0.113.50:1"
 	for i := 0; i < 3; i++ {
 		ws.do(t, "POST", "/api/troubleshoot", validTroubleshoot(nil), "RemoteAddr", home)
@@ -66,7 +68,7 @@ func TestNetworkBoundsUnverifiedAccounts(t *testing.T) {
 // TestRequireVerified: with the setting on, an unverified free account gets
 // a clear 403 and no analysis; once verified it gets its credits.
 func TestRequireVerified(t *testing.T) {
-	ws := newWorkspace(t, nil, func(c *Config, d *Deps) { c.RequireVerified = true })
+	ws := newWorkspace(t, nil, func(c *config.Config, d *Deps) { c.RequireVerified = true })
 	a := ws.user(t, "a@example.com")
 	p := ws.addPrinter(t, a, "A", "Prusa")
 	w := ws.do(t, "POST", "/api/issues", issueBody(t, p.ID, nil), a...)
@@ -76,7 +78,7 @@ func TestRequireVerified(t *testing.T) {
 	u, _ := ws.store.UserByEmail(context.Background(), "a@example.com")
 	ws.store.UpdateUser(context.Background(), u.ID, map[string]any{"email_verified": true})
 	ws.submit(t, a, issueBody(t, p.ID, nil))
-	if _, err := LoadConfig(nil, func(k string) string { return map[string]string{"LAYERFIX_REQUIRE_VERIFIED": "on"}[k] }); err == nil {
+	if _, err := config.Load(nil, func(k string) string { return map[string]string{"LAYERFIX_REQUIRE_VERIFIED": "on"}[k] }); err == nil {
 		t.Fatal("require-verified without any way to verify was accepted")
 	}
 }

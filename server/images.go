@@ -11,16 +11,18 @@ import (
 
 	"golang.org/x/image/draw"
 	_ "golang.org/x/image/webp"
+
+	"github.com/layerfix/layerfix/store"
 )
 
-// Photo processing limits of issue 6.
+// Photo processing limits of saved issues: size, count and stored form.
 const (
 	maxPhotoSide    = 2048 // longest side of a stored photo, px
 	photoJPEGQ      = 85
 	maxUploadFiles  = maxImages
 	maxUploadBody   = 55 << 20 // five 10 MB files plus multipart framing
 	photoMIME       = "image/jpeg"
-	photoFileSuffix = ".jpg"
+	photoFileSuffix = store.PhotoFileSuffix
 )
 
 // uploadFormats are the formats a photo upload accepts.

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/layerfix/layerfix/ai"
+	"github.com/layerfix/layerfix/config"
 )
 
 // TestOtherUsersIDsAre404 walks every workspace route as Bob against Ada's
@@ -17,7 +18,7 @@ func TestOtherUsersIDsAre404(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ws := newWorkspace(t, nil, func(c *Config, d *Deps) { d.Refiner = engine; c.PrinterLink = true })
+	ws := newWorkspace(t, nil, func(c *config.Config, d *Deps) { d.Refiner = engine; c.PrinterLink = true })
 	ada := ws.user(t, "ada@example.com")
 	bob := ws.user(t, "bob@example.com")
 	printer := ws.addPrinter(t, ada, "Mk4", "Prusa")

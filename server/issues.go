@@ -8,15 +8,17 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
-	"strings"
 	"time"
 	"unicode/utf8"
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/layerfix/layerfix/accounts"
 	"github.com/layerfix/layerfix/ai"
+	"github.com/layerfix/layerfix/config"
 	"github.com/layerfix/layerfix/store"
 	"github.com/layerfix/layerfix/store/blob"
+	"github.com/layerfix/layerfix/textcheck"
 )
 
 // issueStore is what the issue routes need from the database.
@@ -48,7 +50,7 @@ type issuesAPI struct {
 	photos   *photosAPI
 	blobs    blob.Store
 	analyzer ai.Analyzer
-	limits   TierLimits
+	limits   config.TierLimits
 	now      func() time.Time
 	log      *slog.Logger
 	learn    *learner // nil: learning is off
@@ -67,16 +69,13 @@ type issuesAPI struct {
 	operator, contact string
 }
 
-// codeUsageLimit is the 429 of a used-up monthly allowance.
-const codeUsageLimit = "USAGE_LIMIT_EXCEEDED"
-
 const (
 	maxHistory         = 20  // past fixes handed to the analyzer
 	maxWorkingRecs     = 20  // working recommendations per issue
 	maxWorkingRecRunes = 200 // characters per working recommendation
 )
 
-// issueRequest is SPEC section 7's POST /api/issues payload. Other fields
+// issueRequest is the POST /api/issues payload. Other fields
 // (userId, status, monthlyUsage, ...) are ignored.
 type issueRequest struct {
 	issueFields
@@ -133,7 +132,7 @@ func (h *issuesAPI) create(c echo.Context) (err error) {
 			h.refund(ctx, user.ID, netKey, now)
 		}
 	})
-	release, err := bodyBudget.acquire(ctx, min(3*bodySize(c.Request(), routeBodyLimits["POST /api/issues"]), bodyBudget.size))
+	release, err := bodyBudget.acquire(ctx, min(3*bodySize(c.Request(), issueBodyLimit), bodyBudget.size))
 	if err != nil {
 		return budgetErr(err)
 	}
@@ -177,7 +176,7 @@ func (h *issuesAPI) create(c echo.Context) (err error) {
 	req.NozzleSize, req.FilamentDiameter = &printer.NozzleSize, &printer.FilamentDiameter
 	req.Photos, req.History, req.Attachments = photos, history, aiAttachments(atts)
 
-	tier := EffectiveTier(user)
+	tier := accounts.EffectiveTier(user)
 	unverifiedFree := tier == "free" && !user.EmailVerified
 	if unverifiedFree && h.requireVerified {
 		return apiErr(http.StatusForbidden, CodeEmailNotVerified,
@@ -286,32 +285,6 @@ func (h *issuesAPI) refund(ctx context.Context, userID int64, netKey string, now
 			h.log.Error("refund network credit", "err", err)
 		}
 	}
-}
-
-// usageLimitMessage says the allowance is used up and when it resets. The
-// largest plan has nothing to upgrade to: it says whom to ask for more
-// (the operator, by name and contact when they are set).
-func usageLimitMessage(tier string, limit int, now time.Time, operator, contact string) string {
-	name := tier
-	for _, t := range Tiers {
-		if t.ID == tier {
-			name = t.Name
-		}
-	}
-	msg := fmt.Sprintf("You've used all %d AI troubleshooting sessions of your %s plan for %s. Your credits reset on %s (UTC).",
-		limit, name, now.UTC().Format("January 2006"), nextMonth(now).Format("January 2, 2006"))
-	if tier != Tiers[len(Tiers)-1].ID {
-		return msg + " Upgrade your plan for more sessions."
-	}
-	ask := "the operator of this server"
-	if operator != "" {
-		ask = operator + ", who runs this server,"
-	}
-	msg += fmt.Sprintf(" %s is the largest plan: for more sessions before then, ask %s", name, ask)
-	if contact != "" {
-		msg += " at " + contact
-	}
-	return strings.TrimSuffix(msg, ",") + "."
 }
 
 // photoIDs extracts and de-duplicates the photo ids of photoUrls.
@@ -467,7 +440,7 @@ func (h *issuesAPI) resolve(c echo.Context) error {
 		fields["workingRecommendations"] = fmt.Sprintf("You can select at most %d working recommendations", maxWorkingRecs)
 	}
 	for _, r := range in.WorkingRecommendations {
-		r = cleanText(r, maxWorkingRecRunes+1)
+		r = textcheck.Clean(r, maxWorkingRecRunes+1)
 		if utf8.RuneCountInString(r) > maxWorkingRecRunes {
 			fields["workingRecommendations"] = "Each working recommendation must be less than 200 characters"
 		}
@@ -478,7 +451,7 @@ func (h *issuesAPI) resolve(c echo.Context) error {
 	}
 	var notes *string
 	if in.ResolutionNotes != nil {
-		n := cleanText(*in.ResolutionNotes, maxResolution+1)
+		n := textcheck.Clean(*in.ResolutionNotes, maxResolution+1)
 		if utf8.RuneCountInString(n) > maxResolution {
 			fields["resolutionNotes"] = "Resolution notes must be less than 1000 characters"
 		} else if n != "" {
@@ -604,7 +577,7 @@ func (h *issuesAPI) checkedSteps(c echo.Context) error {
 	seen := map[string]bool{}
 	for _, t := range in.CheckedSteps {
 		if !steps[t] {
-			return validationErr(map[string]string{"checkedSteps": fmt.Sprintf("%q is not a step of this issue", cleanText(t, 80))})
+			return validationErr(map[string]string{"checkedSteps": fmt.Sprintf("%q is not a step of this issue", textcheck.Clean(t, 80))})
 		}
 		if !seen[t] {
 			seen[t] = true

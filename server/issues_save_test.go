@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/layerfix/layerfix/config"
 	"github.com/layerfix/layerfix/store"
 )
 
@@ -151,8 +152,8 @@ func TestSaveAnalysisRefusals(t *testing.T) {
 // TestTopTierLimitMessage: a Print Farm account at its limit is told when
 // credits return and whom to ask, never to upgrade; lower plans may upgrade.
 func TestTopTierLimitMessage(t *testing.T) {
-	ws := newWorkspace(t, nil, func(c *Config, d *Deps) {
-		c.TierLimits = TierLimits{"free": 3, "hobby": 20, "pro": 50, "farm": 1}
+	ws := newWorkspace(t, nil, func(c *config.Config, d *Deps) {
+		c.TierLimits = config.TierLimits{"free": 3, "hobby": 20, "pro": 50, "farm": 1}
 		c.OperatorName, c.ContactEmail = "Ada's Print Lab", "ops@example.com"
 	})
 	farm := ws.user(t, "farm@example.com")

@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/layerfix/layerfix/ai"
+	"github.com/layerfix/layerfix/config"
 	"github.com/layerfix/layerfix/store"
 	"github.com/layerfix/layerfix/store/blob"
 	"github.com/layerfix/layerfix/store/storetest"
@@ -52,7 +53,7 @@ type workspace struct {
 
 // newWorkspace starts a workspace server; opts adjust its configuration and
 // collaborators before it is built.
-func newWorkspace(t *testing.T, an ai.Analyzer, opts ...func(*Config, *Deps)) *workspace {
+func newWorkspace(t *testing.T, an ai.Analyzer, opts ...func(*config.Config, *Deps)) *workspace {
 	t.Helper()
 	dir := t.TempDir()
 	cfg := testConfig(t, map[string]string{"LAYERFIX_DATA_DIR": dir})
@@ -72,7 +73,7 @@ func newWorkspace(t *testing.T, an ai.Analyzer, opts ...func(*Config, *Deps)) *w
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &workspace{testServer: &testServer{Server: s, store: st, cfg: cfg, h: s.Handler()}, photoDir: photoDir, clock: clock}
+	return &workspace{testServer: &testServer{Server: s, store: st, cfg: cfg, h: checkContract(t, s.Handler())}, photoDir: photoDir, clock: clock}
 }
 
 // user signs up a maker and returns the bearer header pair.
@@ -569,7 +570,7 @@ func TestDiagnosedCategoryOfIssues(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ws := newWorkspace(t, engine, func(c *Config, d *Deps) { d.Refiner = engine })
+	ws := newWorkspace(t, engine, func(c *config.Config, d *Deps) { d.Refiner = engine })
 	ada := ws.user(t, "ada@example.com")
 	p := ws.addPrinter(t, ada, "Mk4", "Prusa MK4")
 	clogDesc := "The nozzle is clogged: nothing comes out and the extruder clicks."

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/layerfix/layerfix/ai"
+	"github.com/layerfix/layerfix/config"
 	"github.com/layerfix/layerfix/store"
 )
 
@@ -57,7 +58,7 @@ type learner struct {
 	trigger chan struct{}
 }
 
-func newLearner(st *store.Store, target CaseLearner, cfg *Config, log *slog.Logger) *learner {
+func newLearner(st *store.Store, target CaseLearner, cfg *config.Config, log *slog.Logger) *learner {
 	return &learner{store: st, target: target, keys: &keyring{store: st}, minMakers: cfg.LearnMinMakers,
 		minNetworks: cfg.LearnMinNetworks, log: log, trigger: make(chan struct{}, 1)}
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/layerfix/layerfix/ai"
+	"github.com/layerfix/layerfix/config"
 )
 
 // rankOf is the 1-based position of title among the steps, 0 when absent.
@@ -36,7 +37,7 @@ func learningWorkspace(t *testing.T, env map[string]string) (*workspace, *ai.Eng
 	if err != nil {
 		t.Fatal(err)
 	}
-	ws := newWorkspace(t, engine, func(c *Config, d *Deps) {
+	ws := newWorkspace(t, engine, func(c *config.Config, d *Deps) {
 		all := map[string]string{"LAYERFIX_DATA_DIR": c.DataDir, "LAYERFIX_ANON_MONTHLY_LIMIT": "unlimited"}
 		for k, v := range env {
 			all[k] = v

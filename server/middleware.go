@@ -13,26 +13,16 @@ import (
 	"github.com/labstack/echo/v4/middleware"
 
 	"github.com/layerfix/layerfix/ai"
+	"github.com/layerfix/layerfix/config"
 )
 
 // maxJSONBody bounds the JSON body of an analysis (photos travel base64
-// inside); every other JSON route takes far less (routeBodyLimits).
+// inside); every other JSON route takes far less (the route table's BodyLimit).
 const maxJSONBody = 15 << 20
 
 // maxSmallJSON bounds the body of every JSON route not listed in
-// routeBodyLimits: sign-in forms, printers, issues, answers.
+// the route table with a BodyLimit: sign-in forms, printers, issues, answers.
 const maxSmallJSON = 64 << 10
-
-// routeBodyLimits are the routes that take more than maxSmallJSON.
-var routeBodyLimits = map[string]int64{
-	"POST /api/troubleshoot":         maxJSONBody + maxAttachmentsJSON,
-	"POST /api/troubleshoot/refine":  maxSmallJSON + maxAttachmentsJSON,
-	"POST /api/issues":               maxSmallJSON + maxAttachmentsJSON,
-	"POST /api/issues/from-analysis": 1<<20 + maxAttachmentsJSON,
-	"POST /api/share-results":        1 << 20,
-	"POST /api/stripe/webhook":       1 << 20,
-	"POST /api/upload-images":        maxUploadBody,
-}
 
 // attachmentRoutes are the POST routes that take attachments; their 413
 // says the attachments' limit too.
@@ -54,11 +44,11 @@ func bodyTooLarge(c echo.Context, limit int64) *APIError {
 // pages and probes included, so no body goes unbounded): at once when
 // Content-Length says so, otherwise while reading, never reading more than
 // limit+1 bytes.
-func routeBodyLimit(basePath string) echo.MiddlewareFunc {
+func routeBodyLimit(limits map[string]int64, basePath string) echo.MiddlewareFunc {
 	return func(next echo.HandlerFunc) echo.HandlerFunc {
 		return func(c echo.Context) error {
 			req := c.Request()
-			limit, ok := routeBodyLimits[req.Method+" "+strings.TrimPrefix(c.Path(), basePath)]
+			limit, ok := limits[req.Method+" "+strings.TrimPrefix(c.Path(), basePath)]
 			if !ok {
 				limit = maxSmallJSON
 			}
@@ -199,7 +189,7 @@ func securityHeaders(csp string, trusted []*net.IPNet) echo.MiddlewareFunc {
 
 // contentSecurityPolicy allows the app's own origin plus exactly what the
 // configured third parties (analytics, Stripe, Firebase) need.
-func contentSecurityPolicy(cfg *Config, extra CSPSources) string {
+func contentSecurityPolicy(cfg *config.Config, extra CSPSources) string {
 	script := []string{"'self'"}
 	connect := []string{"'self'"}
 	img := []string{"'self'", "data:", "blob:"}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/layerfix/layerfix/ai"
+	"github.com/layerfix/layerfix/config"
 	"github.com/layerfix/layerfix/store"
 )
 
@@ -39,9 +40,9 @@ func TestSingleSlicerSettingNeverAnswers500(t *testing.T) {
 	if len(settings) != 30 {
 		t.Fatalf("%d requests, want 10 settings × 3 values", len(settings))
 	}
-	ws := newWorkspace(t, engine, func(c *Config, _ *Deps) {
+	ws := newWorkspace(t, engine, func(c *config.Config, _ *Deps) {
 		c.AnonLimit, c.NetworkLimit = -1, -1
-		c.TierLimits = TierLimits{"free": len(settings)}
+		c.TierLimits = config.TierLimits{"free": len(settings)}
 	})
 	ada := ws.user(t, "ada@example.com")
 	pr := ws.addPrinter(t, ada, "Ender", "Creality Ender 3 V2")
@@ -91,7 +92,7 @@ func (panicAnalyzer) QuestionIDs() map[string]bool { return map[string]bool{"q1"
 // 3 for a free account, 10 per network).
 func panicServer(t *testing.T, an panicAnalyzer) (*workspace, *lockedBuffer) {
 	logs := &lockedBuffer{}
-	ws := newWorkspace(t, an, func(_ *Config, d *Deps) {
+	ws := newWorkspace(t, an, func(_ *config.Config, d *Deps) {
 		d.Refiner = an
 		d.Logger = slog.New(slog.NewTextHandler(logs, nil))
 	})

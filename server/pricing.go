@@ -7,6 +7,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/layerfix/layerfix/config"
+
 	"github.com/labstack/echo/v4"
 )
 
@@ -16,7 +18,7 @@ type PriceEntry struct {
 	Amount float64 `json:"amount"`
 }
 
-// FallbackPrices are SPEC section 9's amounts, used until billing is
+// FallbackPrices are the plans' published monthly amounts, used until billing is
 // configured or when the payment provider cannot be asked.
 var FallbackPrices = []PriceEntry{{"free", 0}, {"hobby", 3.99}, {"pro", 7.99}, {"farm", 19.99}}
 
@@ -34,7 +36,7 @@ const (
 )
 
 type pricingAPI struct {
-	limits TierLimits
+	limits config.TierLimits
 	source priceSource // nil when billing is off
 	now    func() time.Time
 	log    *slog.Logger
@@ -49,7 +51,7 @@ func (p *pricingAPI) pricing(c echo.Context) error {
 	return c.JSON(http.StatusOK, p.prices(c.Request().Context()))
 }
 
-// prices are the provider's amounts, cached, with SPEC section 9's
+// prices are the provider's amounts, cached, with the fallback
 // amounts for any tier it cannot tell.
 func (p *pricingAPI) prices(ctx context.Context) []PriceEntry {
 	if p.source == nil {
@@ -86,7 +88,7 @@ type planLimit struct {
 
 func (p *pricingAPI) usageLimits(c echo.Context) error {
 	out := map[string]planLimit{}
-	for _, t := range Tiers {
+	for _, t := range config.Tiers {
 		out[t.ID] = planLimit{Name: t.Name, Limit: p.limits.Limit(t.ID)}
 	}
 	c.Response().Header().Set("Cache-Control", "public, max-age=300")

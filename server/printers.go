@@ -10,6 +10,8 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/layerfix/layerfix/textcheck"
+
 	"github.com/labstack/echo/v4"
 
 	"github.com/layerfix/layerfix/store"
@@ -32,7 +34,7 @@ type printersAPI struct {
 	link     *printerLink
 }
 
-// Printer field rules of SPEC section 5.
+// Printer field rules: name and brand at most 100 characters, build volume at most 50.
 var (
 	nozzleSizes   = []float64{0.2, 0.4, 0.6, 0.8, 1.0}
 	filamentSizes = []float64{1.75, 2.85, 3.0}
@@ -69,8 +71,8 @@ func (in *printerInput) validate(edit bool) map[string]string {
 		fields["name"] = "Printer name is required"
 	case utf8.RuneCountInString(in.Name) > maxPrinterName:
 		fields["name"] = "Printer name must be less than 100 characters"
-	case textProblem("Printer name", in.Name, false) != "":
-		fields["name"] = textProblem("Printer name", in.Name, false)
+	case textcheck.Problem("Printer name", in.Name, false) != "":
+		fields["name"] = textcheck.Problem("Printer name", in.Name, false)
 	}
 	in.Brand = strings.TrimSpace(in.Brand)
 	switch {
@@ -80,8 +82,8 @@ func (in *printerInput) validate(edit bool) map[string]string {
 		fields["brand"] = "Brand is required"
 	case utf8.RuneCountInString(in.Brand) > maxPrinterBrand:
 		fields["brand"] = "Brand must be less than 100 characters"
-	case textProblem("Brand", in.Brand, false) != "":
-		fields["brand"] = textProblem("Brand", in.Brand, false)
+	case textcheck.Problem("Brand", in.Brand, false) != "":
+		fields["brand"] = textcheck.Problem("Brand", in.Brand, false)
 	}
 	if in.BuildVolume != nil {
 		v := strings.TrimSpace(*in.BuildVolume)
@@ -90,8 +92,8 @@ func (in *printerInput) validate(edit bool) map[string]string {
 			in.BuildVolume = nil
 		case utf8.RuneCountInString(v) > maxBuildVolume:
 			fields["buildVolume"] = "Build volume must be less than 50 characters"
-		case textProblem("Build volume", v, false) != "":
-			fields["buildVolume"] = textProblem("Build volume", v, false)
+		case textcheck.Problem("Build volume", v, false) != "":
+			fields["buildVolume"] = textcheck.Problem("Build volume", v, false)
 		default:
 			in.BuildVolume = &v
 		}
@@ -214,7 +216,7 @@ func (h *printersAPI) remove(c echo.Context) error {
 	if err := h.store.DeletePrinter(c.Request().Context(), currentUser(c).ID, id); err != nil {
 		return storeErr(err, "Printer")
 	}
-	return c.JSON(http.StatusOK, map[string]any{"id": id, "deleted": true})
+	return c.JSON(http.StatusOK, printerDeleted{ID: id, Deleted: true})
 }
 
 // printerStats is one printer's history: "track printer performance over
@@ -264,7 +266,7 @@ func (h *printersAPI) stats(c echo.Context) error {
 		out = append(out, orphan)
 	}
 	c.Response().Header().Set("Cache-Control", "no-store")
-	return c.JSON(http.StatusOK, map[string]any{"printers": out})
+	return c.JSON(http.StatusOK, printersStats{Printers: out})
 }
 
 // printerStatsOne handles GET /api/printers/:id/stats.

@@ -20,6 +20,10 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/layerfix/layerfix/textcheck"
+
+	"github.com/layerfix/layerfix/config"
+
 	"github.com/labstack/echo/v4"
 
 	"github.com/layerfix/layerfix/server/printerlink"
@@ -103,7 +107,7 @@ func (in *hostInput) validate(fields map[string]string) {
 		fields["host.url"] = "Leave the user name and password out of the address: put the API key in its own field"
 	case u.RawQuery != "" || u.Fragment != "" || strings.ContainsAny(in.URL, "?#"):
 		fields["host.url"] = "The host's address must not hold a query (?) or a fragment (#)"
-	case invalidChar(in.URL, false) != "":
+	case textcheck.InvalidChar(in.URL, false) != "":
 		fields["host.url"] = "The host's address holds a character that cannot be in an address"
 	}
 	if in.APIKey != nil {
@@ -231,7 +235,7 @@ type printerLink struct {
 	log     *slog.Logger
 }
 
-func newPrinterLink(cfg *Config, st *store.Store, now func() time.Time, log *slog.Logger) *printerLink {
+func newPrinterLink(cfg *config.Config, st *store.Store, now func() time.Time, log *slog.Logger) *printerLink {
 	return &printerLink{
 		enabled: cfg.PrinterLink,
 		puller:  printerlink.New(printerlink.Policy{Nets: cfg.PrinterLinkNets}),

@@ -14,6 +14,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/layerfix/layerfix/config"
+
 	"github.com/layerfix/layerfix/server/printerlink/printerlinktest"
 	"github.com/layerfix/layerfix/store"
 )
@@ -66,7 +68,7 @@ func TestPrinterHostKeyStaysSealed(t *testing.T) {
 	}
 	defer st.Close()
 	var logs bytes.Buffer
-	ws := newWorkspace(t, nil, func(c *Config, d *Deps) {
+	ws := newWorkspace(t, nil, func(c *config.Config, d *Deps) {
 		d.Store, c.DataDir = st, dir
 		d.Logger = slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 		c.PrinterLink, c.PrinterLinkNets = true, []netip.Prefix{netip.MustParsePrefix("127.0.0.1/32")}
@@ -146,7 +148,7 @@ func TestPrinterHostKeyStaysSealed(t *testing.T) {
 func linkedWorkspace(t *testing.T, env map[string]string) (*workspace, []string) {
 	t.Helper()
 	link := testConfig(t, env)
-	ws := newWorkspace(t, nil, func(c *Config, d *Deps) {
+	ws := newWorkspace(t, nil, func(c *config.Config, d *Deps) {
 		c.PrinterLink, c.PrinterLinkNets = link.PrinterLink, link.PrinterLinkNets
 	})
 	return ws, ws.user(t, "ada@example.com")
@@ -251,24 +253,4 @@ func createPrinter(t *testing.T, ws *workspace, auth []string, body string) prin
 	var p printerJSON
 	json.Unmarshal(w.Body.Bytes(), &p)
 	return p
-}
-
-func TestPrinterLinkSettings(t *testing.T) {
-	cfg := testConfig(t, nil)
-	if cfg.PrinterLink || joinPrefixes(cfg.PrinterLinkNets) != "10.0.0.0/8,172.16.0.0/12,192.168.0.0/16,fc00::/7" {
-		t.Fatalf("defaults: %v %v", cfg.PrinterLink, cfg.PrinterLinkNets)
-	}
-	cfg = testConfig(t, map[string]string{"LAYERFIX_PRINTER_LINK": "on", "LAYERFIX_PRINTER_LINK_NETS": "192.168.1.0/24, 127.0.0.1"})
-	if !cfg.PrinterLink || joinPrefixes(cfg.PrinterLinkNets) != "192.168.1.0/24,127.0.0.1/32" {
-		t.Fatalf("set: %v %v", cfg.PrinterLink, cfg.PrinterLinkNets)
-	}
-	for env, want := range map[string]string{
-		"LAYERFIX_PRINTER_LINK":      `LAYERFIX_PRINTER_LINK: "maybe" is not on or off`,
-		"LAYERFIX_PRINTER_LINK_NETS": `LAYERFIX_PRINTER_LINK_NETS: "10.0.0.0/33" is not a CIDR such as 192.168.1.0/24`,
-	} {
-		v := map[string]string{"LAYERFIX_PRINTER_LINK": "maybe", "LAYERFIX_PRINTER_LINK_NETS": "10.0.0.0/33"}[env]
-		if _, err := LoadConfig(nil, func(k string) string { return map[string]string{env: v}[k] }); err == nil || err.Error() != want {
-			t.Errorf("%s=%s: %v", env, v, err)
-		}
-	}
 }

@@ -7,10 +7,12 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/layerfix/layerfix/accounts"
+	"github.com/layerfix/layerfix/config"
 	"github.com/layerfix/layerfix/store"
 )
 
-// profile is the client-side user of SPEC section 3.
+// profile is the signed-in user as the app sees it.
 type profile struct {
 	ID                 int64   `json:"id"`
 	FirebaseUID        *string `json:"firebaseUid"`
@@ -24,32 +26,18 @@ type profile struct {
 	UsageResetsAt      string  `json:"usageResetsAt"`
 }
 
-// EffectiveTier is subscriptionTier while the subscription is active,
-// otherwise free (SPEC section 4).
-func EffectiveTier(u *store.User) string {
-	if u.SubscriptionStatus == "active" && u.SubscriptionTier != "" {
-		return u.SubscriptionTier
-	}
-	return "free"
-}
-
-func nextMonth(now time.Time) time.Time {
-	now = now.UTC()
-	return time.Date(now.Year(), now.Month()+1, 1, 0, 0, 0, 0, time.UTC)
-}
-
-func profileOf(u *store.User, now time.Time, limits TierLimits) profile {
+func profileOf(u *store.User, now time.Time, limits config.TierLimits) profile {
 	return profile{
 		ID: u.ID, FirebaseUID: u.FirebaseUID, Email: u.Email, DisplayName: u.DisplayName, EmailVerified: u.EmailVerified,
 		SubscriptionStatus: u.SubscriptionStatus, SubscriptionTier: u.SubscriptionTier,
-		MonthlyUsage: store.EffectiveUsage(u, now), MonthlyLimit: limits.Limit(EffectiveTier(u)),
+		MonthlyUsage: store.EffectiveUsage(u, now), MonthlyLimit: limits.Limit(accounts.EffectiveTier(u)),
 		UsageResetsAt: nextMonth(now).Format(time.RFC3339),
 	}
 }
 
 type profileAPI struct {
 	store  *store.Store
-	limits TierLimits
+	limits config.TierLimits
 	now    func() time.Time
 }
 
@@ -65,16 +53,14 @@ func (p *profileAPI) get(c echo.Context) error {
 // update handles PATCH /api/user/profile: the display name, checked by the
 // sign-up rules; it answers the updated profile.
 func (p *profileAPI) update(c echo.Context) error {
-	var in struct {
-		DisplayName *string `json:"displayName"`
-	}
+	var in profileUpdate
 	if err := bindJSON(c, &in); err != nil {
 		return err
 	}
 	if in.DisplayName == nil {
 		return validationErr(map[string]string{"displayName": "Please enter your display name"})
 	}
-	name, problem := checkDisplayName(*in.DisplayName)
+	name, problem := accounts.CheckDisplayName(*in.DisplayName)
 	if problem != "" {
 		return validationErr(map[string]string{"displayName": problem})
 	}
@@ -90,13 +76,13 @@ const newAccountWindow = time.Hour
 
 // transferUsage moves this IP's anonymous analyses of the month into the
 // caller's account when the account was just created by this sign-up, once
-// per IP and month (README "Anonymous usage transfer").
+// per IP and month (docs/decisions.md, "Anonymous usage transfer").
 func (p *profileAPI) transferUsage(c echo.Context) error {
 	n, err := p.store.TransferAnonymous(c.Request().Context(), currentUser(c).ID, clientIP(c), p.now(), newAccountWindow)
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, map[string]int{"transferred": n})
+	return c.JSON(http.StatusOK, transferResponse{Transferred: n})
 }
 
 func sprintf(format string, a ...any) string { return fmt.Sprintf(format, a...) }

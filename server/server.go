@@ -19,6 +19,8 @@ import (
 
 	"github.com/layerfix/layerfix/ai"
 	"github.com/layerfix/layerfix/billing"
+	"github.com/layerfix/layerfix/config"
+	"github.com/layerfix/layerfix/mail"
 	"github.com/layerfix/layerfix/store"
 	"github.com/layerfix/layerfix/store/blob"
 )
@@ -32,7 +34,7 @@ type Deps struct {
 	// mode, where the server's own sessions are used.
 	Authenticator Authenticator
 	// Mailer sends account emails; nil when email is off.
-	Mailer Mailer
+	Mailer mail.Mailer
 	// Billing is the payment provider; nil when billing is off.
 	Billing billing.Provider
 	// Photos keeps uploaded photos; nil: a disk store under DataDir/photos.
@@ -56,7 +58,7 @@ type Server struct {
 	metrics *metrics // nil when metrics are off
 	photos  *photosAPI
 	billing *billingAPI
-	cfg     *Config
+	cfg     *config.Config
 	e       *echo.Echo
 	store   *store.Store
 	log     *slog.Logger
@@ -64,7 +66,7 @@ type Server struct {
 }
 
 // New builds the routes.
-func New(cfg *Config, d Deps) (*Server, error) {
+func New(cfg *config.Config, d Deps) (*Server, error) {
 	if d.Logger == nil {
 		d.Logger = slog.Default()
 	}
@@ -86,7 +88,7 @@ func New(cfg *Config, d Deps) (*Server, error) {
 	s.e = e
 
 	if d.Mailer == nil && cfg.SMTPURL != "" {
-		m, err := newSMTPMailer(cfg.SMTPURL, cfg.MailFrom)
+		m, err := mail.NewSMTP(cfg.SMTPURL, cfg.MailFrom)
 		if err != nil {
 			return nil, fmt.Errorf("LAYERFIX_SMTP_URL: %w", err)
 		}
@@ -138,23 +140,26 @@ func New(cfg *Config, d Deps) (*Server, error) {
 		return nil, err
 	}
 
+	s.signer = resultSigner{keys: keys}
+	h := s.newHandlers(d, keys, app)
+	table := routeTable(h)
 	e.Pre(middleware.RequestIDWithConfig(middleware.RequestIDConfig{}))
 	e.Use(requestLogger(d.Logger), recoverer(), securityHeaders(contentSecurityPolicy(cfg, csp), cfg.TrustedProxies),
-		routeBodyLimit(cfg.BasePath))
+		routeBodyLimit(bodyLimits(table), cfg.BasePath))
 	if s.metrics != nil {
 		e.Use(s.metrics.middleware(cfg.BasePath))
 	}
-	if cfg.Metrics {
-		e.GET(cfg.BasePath+"/metrics", echo.WrapHandler(s.metrics.handler()))
-	} else {
-		// Not the app's page either: a scraper pointed at a server with metrics off gets a plain 404.
-		e.GET(cfg.BasePath+"/metrics", func(c echo.Context) error {
-			return c.String(http.StatusNotFound, "404 not found: metrics are off (LAYERFIX_METRICS)\n")
-		})
+	s.register(table, auth)
+	if s.metrics != nil {
+		s.metrics.setRoutes(e.Routes(), cfg.BasePath)
 	}
+	return s, nil
+}
 
-	disk := &diskCheck{dir: cfg.DataDir, now: d.Now}
-	health := func(c echo.Context) error {
+// health answers the probes: 200 while the database answers and the data
+// directory's disk is fine, else 503.
+func (s *Server) health(disk *diskCheck) echo.HandlerFunc {
+	return func(c echo.Context) error {
 		ctx, cancel := context.WithTimeout(c.Request().Context(), 2*time.Second)
 		defer cancel()
 		if err := s.store.Ping(ctx); err != nil {
@@ -165,67 +170,8 @@ func New(cfg *Config, d Deps) (*Server, error) {
 			s.log.Warn("health check", "problem", problem)
 			return apiErr(http.StatusServiceUnavailable, "UNHEALTHY", problem)
 		}
-		return c.JSON(http.StatusOK, map[string]string{"status": "ok", "version": cfg.Version})
+		return c.JSON(http.StatusOK, map[string]string{"status": "ok", "version": s.cfg.Version})
 	}
-	e.GET("/healthz", health)
-
-	root := e.Group(cfg.BasePath)
-	if cfg.BasePath != "" {
-		root.GET("/healthz", health)
-		e.GET("/", func(c echo.Context) error { return c.Redirect(http.StatusFound, cfg.BasePath+"/") })
-	}
-	api := root.Group("/api", authenticate(auth, cfg.BasePath))
-
-	if cfg.AuthMode == "local" {
-		la := s.local
-		api.POST("/auth/signup", la.signup)
-		api.POST("/auth/login", la.login)
-		api.POST("/auth/logout", la.logout)
-		api.POST("/auth/password-reset", la.passwordReset)
-		api.POST("/auth/password-update", la.passwordUpdate)
-		api.POST("/auth/verify-email", la.verifyEmail)
-	}
-	prof := &profileAPI{store: d.Store, limits: cfg.TierLimits, now: d.Now}
-	api.GET("/user/profile", prof.get)
-	api.PATCH("/user/profile", prof.update)
-	api.POST("/transfer-usage", prof.transferUsage)
-
-	pricing := &pricingAPI{limits: cfg.TierLimits, source: d.Billing, now: d.Now, log: d.Logger}
-	api.GET("/pricing", pricing.pricing)
-	api.GET("/openapi.json", serveOpenAPI)
-	api.GET("/usage-limits", pricing.usageLimits)
-
-	s.signer = resultSigner{keys: keys}
-	ts := &troubleshootAPI{quota: d.Store, analyzer: d.Analyzer, limit: cfg.AnonLimit, netLimit: cfg.NetworkLimit, now: d.Now, log: d.Logger,
-		refiner: d.Refiner, keys: keys, signer: s.signer}
-	api.POST("/troubleshoot", ts.troubleshoot)
-	api.POST("/troubleshoot/refine", ts.refine)
-	api.GET("/public-usage", ts.publicUsage)
-
-	sh := &shareAPI{store: d.Store, limiter: newFixedWindow(newLimitStates(d.Store, "share", d.Now), cfg.ShareRate, time.Hour, d.Now), signer: s.signer}
-	api.POST("/share-results", sh.create)
-	api.GET("/share/:shareId", sh.get)
-	app.guide, app.log = sh.guide, d.Logger
-
-	s.registerWorkspace(api, d)
-	s.registerBilling(api, d)
-	s.registerAccount(api, d)
-
-	api.Any("/*", func(c echo.Context) error { return notFoundErr("API endpoint") })
-	root.GET("/*", app.handle)
-	root.HEAD("/*", app.handle)
-	if cfg.BasePath != "" {
-		root.GET("", app.handle)
-	}
-	if s.metrics != nil {
-		s.metrics.setRoutes(e.Routes(), cfg.BasePath)
-	}
-	return s, nil
-}
-
-// ResetLink makes a one-hour password reset link for a local account.
-func (s *Server) ResetLink(ctx context.Context, email string) (string, error) {
-	return s.local.ResetLink(ctx, email)
 }
 
 // Handler is the root http.Handler.

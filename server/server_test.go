@@ -16,12 +16,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/layerfix/layerfix/config"
+
 	"github.com/andybalholm/brotli"
 
 	"github.com/layerfix/layerfix/store/storetest"
 )
 
-// Every route of SPEC section 2 is served by the app.
+// Every screen route of the app (public, signed-in and legal) is served.
 var specRoutes = []string{"/", "/preview", "/features", "/pricing", "/privacy-policy", "/terms-of-service",
 	"/dashboard", "/login", "/login?mode=signup", "/report-issue", "/issues", "/troubleshooting-results",
 	"/subscribe", "/share/abcdefghijklmnopqrstuv", "/some/unknown/page"}
@@ -194,7 +196,7 @@ func TestBodyLimitChunked(t *testing.T) {
 		if w.Code != 413 {
 			t.Fatalf("%s chunked 30 MB body: %d %s", path, w.Code, w.Body.String())
 		}
-		if limit := routeBodyLimits["POST "+path]; body.n > limit+64<<10 {
+		if limit := bodyLimits(routeTable(&handlers{}))["POST "+path]; body.n > limit+64<<10 {
 			t.Fatalf("%s: server read %d bytes before refusing (limit %d)", path, body.n, limit)
 		}
 	}
@@ -241,56 +243,9 @@ func TestPricingAndLimits(t *testing.T) {
 	}
 	var limits map[string]planLimit
 	json.Unmarshal(ts.do(t, "GET", "/api/usage-limits", "").Body.Bytes(), &limits)
-	if limits["free"].Limit != 5 || limits["pro"].Limit != 60 || limits["farm"].Limit != DefaultTierLimit || limits["farm"].Name != "Print Farm" {
+	if limits["free"].Limit != 5 || limits["pro"].Limit != 60 || limits["farm"].Limit != config.DefaultTierLimit || limits["farm"].Name != "Print Farm" {
 		t.Fatalf("limits %+v", limits)
 	}
-}
-
-func TestConfigErrorsNameTheVariable(t *testing.T) {
-	cases := map[string]string{
-		"LAYERFIX_ADDR":               "8080",
-		"LAYERFIX_DATABASE_URL":       "mysql://x",
-		"LAYERFIX_TRUSTED_PROXIES":    "10.0.0.0/99",
-		"LAYERFIX_BASE_PATH":          "layer fix",
-		"LAYERFIX_TIER_LIMITS":        "free=three",
-		"LAYERFIX_ANON_MONTHLY_LIMIT": "-2",
-		"LAYERFIX_CONTACT_EMAIL":      "not-an-email",
-		"LAYERFIX_GA_MEASUREMENT_ID":  "UA-1",
-		"LAYERFIX_META_PIXEL_ID":      "abc",
-		"LAYERFIX_GEMINI_TIMEOUT":     "forever",
-		"LAYERFIX_AI_FALLBACK":        "maybe",
-		"LAYERFIX_SHARE_RATE":         "0",
-		"LAYERFIX_LEARN_MIN_MAKERS":   "0",
-		"LAYERFIX_LEARN_MIN_NETWORKS": "two",
-	}
-	for k, v := range cases {
-		_, err := LoadConfig(nil, func(name string) string {
-			if name == k {
-				return v
-			}
-			return ""
-		})
-		if err == nil || !strings.HasPrefix(err.Error(), k+":") || strings.Contains(err.Error(), "\n") {
-			t.Errorf("%s=%s: err = %v, want a one-line error naming it", k, v, err)
-		}
-	}
-	if _, err := LoadConfig([]string{"-addr", "nope"}, func(string) string { return "" }); err == nil || !strings.HasPrefix(err.Error(), "-addr:") {
-		t.Errorf("flag error: %v", err)
-	}
-	cfg := testConfig(t, map[string]string{"LAYERFIX_GEMINI_API_KEY": "AIzaSECRETSECRET", "LAYERFIX_DATABASE_URL": "postgres://u:hunter2@db/x"})
-	printed := strings.ToLower(strings.Join(strings.Fields(strings.Trim(strings.ReplaceAll(fmtArgs(cfg.Printable()), ",", " "), "[]")), " "))
-	if strings.Contains(printed, "secretsecret") || strings.Contains(printed, "hunter2") {
-		t.Fatalf("secrets printed: %s", printed)
-	}
-	if cfg.DataDir != "./data" || cfg.Addr != ":8080" || cfg.AnonLimit != 3 || cfg.TierLimits.Limit("farm") != 175 ||
-		cfg.ShareRate != 30 || cfg.LearnMinMakers != 3 || cfg.LearnMinNetworks != 2 {
-		t.Fatalf("defaults: %+v", cfg)
-	}
-}
-
-func fmtArgs(a []any) string {
-	b, _ := json.Marshal(a)
-	return string(b)
 }
 
 func TestClientIPAndTrustedProxies(t *testing.T) {
@@ -361,7 +316,7 @@ func TestHealthzQuietAtInfo(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ts := &testServer{Server: s, cfg: cfg, h: s.Handler()}
+		ts := &testServer{Server: s, cfg: cfg, h: checkContract(t, s.Handler())}
 		w := ts.do(t, "GET", "/healthz", "")
 		if w.Code != 200 || !strings.Contains(w.Body.String(), `"version":"v9.9.9"`) {
 			t.Fatalf("healthz: %d %s", w.Code, w.Body.String())

@@ -10,6 +10,8 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/layerfix/layerfix/textcheck"
+
 	"github.com/labstack/echo/v4"
 
 	"github.com/layerfix/layerfix/ai"
@@ -95,7 +97,7 @@ func (h *shareAPI) create(c echo.Context) error {
 	if err := h.store.CreateShare(c.Request().Context(), sr); err != nil {
 		return err
 	}
-	return c.JSON(http.StatusCreated, map[string]string{"shareId": sr.ShareID})
+	return c.JSON(http.StatusCreated, shareCreated{ShareID: sr.ShareID})
 }
 
 func (h *shareAPI) get(c echo.Context) error {
@@ -136,7 +138,7 @@ func (h *shareAPI) guide(ctx context.Context, id string) (*store.SharedResult, e
 // shareTitleSource characters, whitespace folded to single spaces, cut at a
 // word.
 func shareTitle(summary string) string {
-	return wordCut(cleanText(strings.Join(strings.Fields(summary), " "), maxShareTitle), shareTitleSource)
+	return wordCut(textcheck.Clean(strings.Join(strings.Fields(summary), " "), maxShareTitle), shareTitleSource)
 }
 
 // wordCut shortens s to at most n characters at a word boundary, with an

@@ -10,6 +10,8 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/layerfix/layerfix/textcheck"
+
 	"github.com/labstack/echo/v4"
 
 	"github.com/layerfix/layerfix/ai"
@@ -35,7 +37,7 @@ type troubleshootAPI struct {
 	signer   resultSigner
 }
 
-// troubleshootRequest is SPEC section 7's anonymous payload.
+// troubleshootRequest is the anonymous analysis payload of POST /api/troubleshoot.
 type troubleshootRequest struct {
 	issueFields
 	PrinterBrand     string   `json:"printerBrand"`
@@ -71,8 +73,8 @@ func (in *troubleshootRequest) validate() map[string]string {
 		fields["printerBrand"] = "Please enter your printer brand"
 	case utf8.RuneCountInString(in.PrinterBrand) > maxPrinterBrand:
 		fields["printerBrand"] = "Brand must be less than 100 characters"
-	case textProblem("Brand", in.PrinterBrand, false) != "":
-		fields["printerBrand"] = textProblem("Brand", in.PrinterBrand, false)
+	case textcheck.Problem("Brand", in.PrinterBrand, false) != "":
+		fields["printerBrand"] = textcheck.Problem("Brand", in.PrinterBrand, false)
 	}
 	return fields
 }
@@ -94,7 +96,7 @@ func (t *troubleshootAPI) troubleshoot(c echo.Context) (err error) {
 	}
 	// The body (photos as base64) is held about three times over while it is
 	// decoded: its bytes, the JSON strings and the decoded images.
-	release, err := bodyBudget.acquire(ctx, min(3*bodySize(c.Request(), routeBodyLimits["POST /api/troubleshoot"]), bodyBudget.size))
+	release, err := bodyBudget.acquire(ctx, min(3*bodySize(c.Request(), troubleshootBodyLimit), bodyBudget.size))
 	if err != nil {
 		return budgetErr(err)
 	}
@@ -180,7 +182,7 @@ func (t *troubleshootAPI) refund(ctx context.Context, now time.Time, keys ...str
 }
 
 // analysisErr maps an analyzer failure: a remote AI provider that is down
-// is a 503 naming it, so the app shows SPEC section 8's text.
+// is a 503 naming it, so the app says the AI analysis service is unavailable.
 func analysisErr(err error) error {
 	if errors.Is(err, ai.ErrUnavailable) {
 		provider := "Gemini"
@@ -199,29 +201,6 @@ func analysisErr(err error) error {
 	return fmt.Errorf("analyze: %w", err)
 }
 
-// networkKey names a network's shared free allowance in anonymous_usage: a
-// hash, so it fits the column and stores no address.
-func networkKey(network string) string { return "n:" + limiterKey("net", network) }
-
-// networkLimitMessage: the network's free analyses of the month are used.
-func networkLimitMessage(now time.Time) string {
-	return fmt.Sprintf("This network has used its free analyses for %s (shared by visitors and unverified accounts). They reset on %s (UTC). Verify your account's email, or pick a plan to keep troubleshooting now.",
-		now.UTC().Format("January 2006"), nextMonth(now).Format("January 2, 2006"))
-}
-
-// limitMessage says when the anonymous allowance resets: the first day of
-// the next calendar month, UTC.
-func limitMessage(limit int, now time.Time) string {
-	now = now.UTC()
-	next := time.Date(now.Year(), now.Month()+1, 1, 0, 0, 0, 0, time.UTC)
-	// A new free account is charged the analyses used here (README "Anonymous
-	// usage transfer"), so the message does not promise it more this month.
-	return fmt.Sprintf("You've used all %d free analyses for %s. Your free credits reset on %s (UTC). "+
-		"A free account keeps a log of your printers and issues, and the analyses used here count toward its month; "+
-		"a paid plan gives you more right away.",
-		limit, now.Format("January 2006"), next.Format("January 2, 2006"))
-}
-
 func (t *troubleshootAPI) publicUsage(c echo.Context) error {
 	now := t.now()
 	n, err := t.quota.AnonymousUsage(c.Request().Context(), clientIP(c), now)
@@ -229,8 +208,5 @@ func (t *troubleshootAPI) publicUsage(c echo.Context) error {
 		return err
 	}
 	c.Response().Header().Set("Cache-Control", "no-store")
-	return c.JSON(http.StatusOK, struct {
-		CurrentUsage int    `json:"currentUsage"`
-		ResetsAt     string `json:"resetsAt"` // when this month's free analyses return
-	}{n, nextMonth(now).Format(time.RFC3339)})
+	return c.JSON(http.StatusOK, publicUsage{CurrentUsage: n, ResetsAt: nextMonth(now).Format(time.RFC3339)})
 }

@@ -20,6 +20,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/layerfix/layerfix/textcheck"
+
 	"github.com/labstack/echo/v4"
 
 	"github.com/layerfix/layerfix/store"
@@ -206,7 +208,7 @@ func (p *photosAPI) upload(c echo.Context) error {
 		}
 		out[i] = uploadedImage{URL: u}
 	}
-	return c.JSON(http.StatusOK, map[string][]uploadedImage{"images": out})
+	return c.JSON(http.StatusOK, uploadResponse{Images: out})
 }
 
 // readPhoto reads one uploaded file (holding its bytes from bodyBudget) and
@@ -250,7 +252,7 @@ func (p *photosAPI) removeBlobs(records []store.Photo) {
 
 // describeFile names the n-th file for messages, with its (cleaned) name.
 func describeFile(n int, filename string) string {
-	base := cleanText(path.Base(strings.ReplaceAll(filename, `\`, "/")), 60)
+	base := textcheck.Clean(path.Base(strings.ReplaceAll(filename, `\`, "/")), 60)
 	if base == "" || base == "." || base == "/" {
 		return fmt.Sprintf("Image %d", n)
 	}
@@ -323,23 +325,4 @@ func (p *photosAPI) allowed(c echo.Context, ph *store.Photo) (bool, error) {
 	}
 	want := photoSignature(key, ph.ID, ph.UserID, exp)
 	return subtle.ConstantTimeCompare([]byte(sig), []byte(want)) == 1, nil
-}
-
-// optionalUser resolves a bearer token when one is sent, for routes that
-// also serve requests without one (a photo in an <img> tag).
-func optionalUser(auth Authenticator) echo.MiddlewareFunc {
-	return func(next echo.HandlerFunc) echo.HandlerFunc {
-		return func(c echo.Context) error {
-			if tok := bearerToken(c); tok != "" {
-				u, err := auth.Authenticate(c.Request().Context(), tok)
-				switch {
-				case err == nil:
-					c.Set(userKey, u)
-				case !errors.Is(err, ErrBadToken):
-					return err
-				}
-			}
-			return next(c)
-		}
-	}
 }

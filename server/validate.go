@@ -9,20 +9,17 @@ import (
 	"image/jpeg"
 	_ "image/png" // register the decoder
 	"math"
-	"regexp"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
+	"github.com/layerfix/layerfix/textcheck"
+
 	"github.com/layerfix/layerfix/ai"
 )
 
-// Field rules of SPEC section 5, shared by the anonymous and the signed-in
+// Field rules (lengths, numeric ranges, allowed characters), shared by the anonymous and the signed-in
 // issue forms. Messages are the spec's texts.
-var (
-	controlChars = regexp.MustCompile(`[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]`)
-)
-
 const (
 	maxImages        = 5
 	maxImageBytes    = 10 << 20
@@ -77,7 +74,7 @@ func checkSlicer(s *ai.SlicerSettings, fields map[string]string) {
 		return
 	}
 	s.Slicer = strings.TrimSpace(s.Slicer)
-	if utf8.RuneCountInString(s.Slicer) > 40 || invalidChar(s.Slicer, false) != "" {
+	if utf8.RuneCountInString(s.Slicer) > 40 || textcheck.InvalidChar(s.Slicer, false) != "" {
 		fields["slicerSettings.slicer"] = "The slicer name must be a short plain name"
 	}
 	for _, r := range slicerRules {
@@ -117,7 +114,7 @@ func (f *issueFields) normalize(fields map[string]string) {
 	case n > maxDescription:
 		fields["description"] = "Description must be less than 2000 characters"
 	default:
-		if bad := textProblem("Description", f.Description, true); bad != "" {
+		if bad := textcheck.Problem("Description", f.Description, true); bad != "" {
 			fields["description"] = bad
 		}
 	}
@@ -128,8 +125,8 @@ func (f *issueFields) normalize(fields map[string]string) {
 			f.Material = nil
 		case utf8.RuneCountInString(m) > maxMaterial:
 			fields["material"] = "Material must be less than 50 characters"
-		case textProblem("Material", m, false) != "":
-			fields["material"] = textProblem("Material", m, false)
+		case textcheck.Problem("Material", m, false) != "":
+			fields["material"] = textcheck.Problem("Material", m, false)
 		default:
 			f.Material = &m
 		}
@@ -231,13 +228,4 @@ func decodeImages(ctx context.Context, imgs []pendingImage) ([]ai.Photo, string,
 		out = append(out, ai.Photo{MIMEType: mime, Data: data})
 	}
 	return out, "", nil
-}
-
-// cleanText trims s, removes control characters and cuts it to max runes.
-func cleanText(s string, max int) string {
-	s = strings.TrimSpace(controlChars.ReplaceAllString(strings.ToValidUTF8(s, ""), ""))
-	if utf8.RuneCountInString(s) > max {
-		s = string([]rune(s)[:max])
-	}
-	return s
 }

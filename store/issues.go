@@ -9,7 +9,7 @@ import (
 	"gorm.io/gorm"
 )
 
-// Issue statuses (SPEC section 4).
+// Issue statuses: pending (default), in-progress, resolved.
 const (
 	StatusPending    = "pending"
 	StatusInProgress = "in-progress"

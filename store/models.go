@@ -8,7 +8,7 @@ import (
 	"time"
 )
 
-// User is a signed-in maker (SPEC section 3 "users").
+// User is a signed-in maker.
 type User struct {
 	ID                   int64      `gorm:"primaryKey" json:"id"`
 	FirebaseUID          *string    `gorm:"column:firebase_uid" json:"firebaseUid"`

@@ -21,6 +21,9 @@ type Photo struct {
 	CreatedAt time.Time
 }
 
+// PhotoFileSuffix ends a photo's name in the blob store: its id and this.
+const PhotoFileSuffix = ".jpg"
+
 // CreatePhotos records photos in one transaction.
 func (s *Store) CreatePhotos(ctx context.Context, photos []Photo) error {
 	if len(photos) == 0 {

@@ -21,7 +21,7 @@ const sqliteBusyParam = "_busy_timeout=10000"
 // openSQLite sets busy_timeout first (mattn/go-sqlite3 applies it right
 // after opening), then WAL, synchronous and foreign keys. synchronous=FULL:
 // quota and payment rows must survive a power cut on a Pi with a cheap SD
-// card; the cost is one extra fsync per commit, measured in the README.
+// card; the cost is one extra fsync per commit, measured in docs/performance.md.
 func openSQLite(path string, readOnly bool) gorm.Dialector {
 	q := "_busy_timeout=10000&_journal_mode=WAL&_synchronous=FULL&_foreign_keys=on&_cache_size=-16000"
 	if readOnly {

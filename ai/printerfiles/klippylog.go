@@ -204,6 +204,16 @@ var mcuReasons = newMessageTable([]message{
 	{"I2C", "error.i2c", "mcu", 'm'},
 	{"Not a valid", "error.config", "mcu", 'm'},
 	{"Not an ", "error.config", "mcu", 'm'},
+	// a pin with max_duration (a heater) was not refreshed in time: the host fell behind
+	{"Scheduled ", "error.missed_scheduling", "mcu", 'm'},
+	// two PWM outputs on one hardware timer asked for different cycle times
+	{"PWM already programmed", "error.pwm_conflict", "mcu", 'm'},
+	{"PWM channel already in use", "error.pwm_conflict", "mcu", 'm'},
+	{"PWM output already in use", "error.pwm_conflict", "mcu", 'm'},
+	{"Invalid spi", "error.config", "mcu", 'm'},
+	{"Invalid i2c", "error.config", "mcu", 'm'},
+	{"Unsupported i2c bus", "error.config", "mcu", 'm'},
+	{"Invalid SERCOM", "error.config", "mcu", 'm'},
 })
 
 // klipperMessages are the messages read by their start alone.
@@ -221,6 +231,7 @@ var klipperMessages = newMessageTable([]message{
 	{"Extrude below minimum temp", "error.extrude_below_min_temp", "extruder", 'm'},
 	// klippy/kinematics/*.py, toolhead.py
 	{"Must home axis first", "error.must_home_first", "", 'r'},
+	{"Must home ", "error.must_home_first", "", 'm'},
 	{"Move out of range", "error.move_out_of_range", "", 'r'},
 	// klippy/extras/heaters.py
 	{"Requested temperature ", "error.temperature_out_of_range", "", 'r'},
@@ -243,6 +254,7 @@ var klipperMessages = newMessageTable([]message{
 	{"Invalid lis2dw id", "error.accelerometer", "lis2dw", 'm'},
 	{"Invalid mpu id", "error.accelerometer", "mpu", 'm'},
 	{"Unable to parse option", "error.config", "", 'm'},
+	{"Include file '", "error.config", "", 'm'},
 })
 
 // klipperMessage reads one Klipper error or status message; it reports
@@ -251,7 +263,7 @@ func klipperMessage(c *collector, msg string, n int, quote string) bool {
 	if readMessage(c, klipperMessages, msg, n, quote) || readMessage(c, mcuReasons, msg, n, quote) {
 		return true
 	}
-	if !strings.ContainsAny(msg[:1], "MPLmHENSTUOR") {
+	if !strings.ContainsAny(msg[:1], "MPLmHENSTUORF") {
 		return false // none of the messages below starts otherwise
 	}
 	switch {
@@ -281,11 +293,14 @@ func klipperMessage(c *collector, msg string, n int, quote string) bool {
 	case strings.HasPrefix(msg, "TMC ") && strings.Contains(msg, " failed to init: "):
 		_, why, _ := strings.Cut(msg, " failed to init: ")
 		return why != "" && klipperMessage(c, why, n, quote)
-	case strings.HasPrefix(msg, "Unable to read tmc uart '") || strings.HasPrefix(msg, "Unable to write tmc uart '"):
-		name, _ := between(msg, "uart '", "'")
+	case strings.HasPrefix(msg, "Unable to read tmc uart '") || strings.HasPrefix(msg, "Unable to write tmc uart '"),
+		strings.HasPrefix(msg, "Unable to write tmc spi '"):
+		name, _ := between(msg, " '", "'")
 		c.event("error.tmc_uart", stepperSubject(name), msg, n, quote)
 	case strings.HasPrefix(msg, "Unknown command"):
 		c.event("error.unknown_command", quotedCommand(msg), msg, n, quote)
+	case strings.HasPrefix(msg, "Filament Sensor ") && strings.Contains(msg, ": runout event detected"):
+		c.event("event.filament_runout", "extruder", msg, n, quote)
 	case strings.HasPrefix(msg, "Option '") && (strings.Contains(msg, "must be specified") ||
 		strings.Contains(msg, "is not valid in section") || strings.Contains(msg, "must have")),
 		strings.HasPrefix(msg, "Section '") && strings.Contains(msg, "is not a valid config section"),

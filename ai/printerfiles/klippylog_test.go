@@ -301,3 +301,20 @@ func TestKlippyLogBuildStampIsNoMismatch(t *testing.T) {
 	expectFacts(t, rep, []want{{"firmware.mcu_version", "mcu", "v0.8.0-197-g1d6a8b2c-20200214_161722-octopi"}})
 	expectNoFacts(t, rep, []want{{"firmware.version_mismatch", "mcu", ""}})
 }
+
+// Micro-controller shutdowns and host messages of Klipper's sources beyond
+// the common ones: a heater pin not refreshed in time, PWM timer conflicts,
+// bus setup errors, homing order, SPI drivers that do not answer, and the
+// runout a filament sensor logs.
+func TestKlippyLogMoreMessages(t *testing.T) {
+	expectLines(t, "klippy.log", "Starting Klippy...", []lineCase{
+		{"MCU 'mcu' shutdown: Scheduled digital out event will exceed max_duration", want{"error.missed_scheduling", "mcu", "Scheduled digital out event will exceed max_duration"}},
+		{"MCU 'mcu' shutdown: PWM already programmed at different speed", want{"error.pwm_conflict", "mcu", "PWM already programmed at different speed"}},
+		{"Transition to shutdown state: MCU 'mcu' shutdown: PWM channel already in use", want{"error.pwm_conflict", "mcu", "PWM channel already in use"}},
+		{"MCU 'mcu' shutdown: Invalid spi bus", want{"error.config", "mcu", "Invalid spi bus"}},
+		{"!! Must home X and Y axes first", want{"error.must_home_first", "", "Must home X and Y axes first"}},
+		{"Include file '/home/pi/printer_data/config/macros.cfg' does not exist", want{"error.config", "", "Include file '/home/pi/printer_data/config/macros.cfg' does not exist"}},
+		{"Unable to write tmc spi 'stepper_x' register GCONF", want{"error.tmc_uart", "x", "Unable to write tmc spi 'stepper_x' register GCONF"}},
+		{"Filament Sensor runout_sensor: runout event detected, Time 4567.89", want{"event.filament_runout", "extruder", "Filament Sensor runout_sensor: runout event detected, Time 4567.89"}},
+	})
+}

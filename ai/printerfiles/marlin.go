@@ -36,6 +36,9 @@ type marlinReader struct {
 	meshN    int
 	meshLine int
 	meshQ    string
+	// driver is the subject of the last "X driver error detected:", whose
+	// reasons follow on their own lines
+	driver string
 }
 
 var hostPrefixes = []string{"Recv: ", "Recv:", "echo:", "!!DEBUG: send ", "<<< ", "READ: "}
@@ -152,6 +155,44 @@ var marlinMessages = newMessageTable([]message{
 	{"There was a timeout while trying to connect to the printer", "error.mcu_connect", "mcu", 'm'},
 	{"No response from printer after ", "error.lost_communication", "mcu", 'm'},
 	{"Over ", "warning.serial_resend", "", 'm'},
+	// Marlin/src/core/language.h
+	{"Steprate too high", "warning.steprate_too_high", "", 'r'},
+	{"Hotend too cold", "error.extrude_below_min_temp", "extruder", 'm'},
+	{"SD init fail", "error.storage", "sd", 'm'},
+	{"volume.init failed", "error.storage", "sd", 'm'},
+	{"openRoot failed", "error.storage", "sd", 'm'},
+	{"SD read error", "error.storage", "sd", 'm'},
+	{"error writing to file", "error.storage", "sd", 'm'},
+	{"Press button (or M108) to heat nozzle", "event.heaters_timeout", "extruder", 'm'},
+	{"Press button to heat nozzle", "event.heaters_timeout", "extruder", 'm'},
+	{"Send M108 to heat nozzle", "event.heaters_timeout", "extruder", 'm'},
+	// Prusa-Firmware (MK2.5/MK3) messages.cpp
+	{"Err:HOTEND FAN ERROR", "error.fan", "hotend_fan", 'm'},
+	{"Err:PRINT FAN ERROR", "error.fan", "part_fan", 'm'},
+	{"HOTEND FAN ERROR", "error.fan", "hotend_fan", 'm'},
+	{"PRINT FAN ERROR", "error.fan", "part_fan", 'm'},
+	{"TMC DRIVER OVERTEMP", "error.driver_over_temperature", "", 'm'},
+	{"POWER PANIC DETECTED", "error.undervoltage", "vin", 'm'},
+	{"Blackout occurred", "error.undervoltage", "vin", 'm'},
+	{"Home X/Y before Z", "error.must_home_first", "", 'm'},
+	{"Z probe out. bed", "error.probe_out_of_bounds", "probe", 'm'},
+	{"G-code sliced for a different printer type", "warning.gcode_mismatch", "printer", 'm'},
+	{"G-code sliced for a newer firmware", "warning.gcode_mismatch", "firmware", 'm'},
+	{"G-code sliced for a different level", "warning.gcode_mismatch", "level", 'm'},
+	{"Nozzle diameter differs from the G-code", "warning.gcode_mismatch", "nozzle", 'm'},
+	{"Distance between tip of the nozzle and the bed surface has not been set yet", "warning.z_offset_not_set", "probe", 'm'},
+	// errors, after "Error:" (the more specific prefix first)
+	{"Line Number is not Last Line Number+1", "error.serial_line_number", "", 'm'},
+	{"checksum mismatch", "error.serial_checksum", "", 'm'},
+	{"No Checksum with line number", "error.serial_checksum", "", 'm'},
+	{"Probing Failed", "error.probing_failed", "probe", 'm'},
+	{"Z Probe Past Bed", "error.probe_out_of_bounds", "probe", 'm'},
+	{"Bed leveling failed. Sensor didn't trigger", "error.homing_no_trigger", "probe", 'm'},
+	{"Bed leveling failed. Sensor triggered too soon", "error.probe_triggered_prior_to_movement", "probe", 'm'},
+	{"Bed leveling failed", "error.probing_failed", "probe", 'm'},
+	{"Heater switched off. Temperature difference between temp sensors", "error.sensor_fault", "extruder", 'm'},
+	{"STOP called because of unhomed error", "error.must_home_first", "", 'm'},
+	{"Failed to enable Bed Leveling", "error.leveling_enable_failed", "", 'm'},
 })
 
 func (mr *marlinReader) line(raw string, n int, buf []param) {
@@ -202,6 +243,14 @@ func (mr *marlinReader) line(raw string, n int, buf []param) {
 		mr.errorLine(strings.TrimSpace(s[len("Error:"):]), n, raw)
 	case strings.HasPrefix(s, "Unknown command"):
 		c.event("error.unknown_command", quotedCommand(s), s, n, raw)
+	case strings.Contains(s, " driver error detected:") || strings.Contains(s, " driver overtemperature warning!"):
+		mr.tmcMonitor(s, n, raw)
+	case mr.driver != "" && (s == "overtemperature" || strings.HasPrefix(s, "short to ground (coil ")):
+		key := "error.driver_over_temperature"
+		if s != "overtemperature" {
+			key = "error.driver_short_to_ground"
+		}
+		c.event(key, mr.driver, s, n, raw)
 	case strings.HasPrefix(s, "Testing ") && strings.Contains(s, " connection... Error:"):
 		axis := strings.ToLower(firstWord(s[len("Testing "):]))
 		c.event("error.tmc_uart", marlinAxisSubject(axis), s, n, raw)
@@ -622,25 +671,38 @@ func (mr *marlinReader) errorLine(body string, n int, quote string) {
 		c.event("error.maxtemp", heater, body, n, quote)
 	case strings.Contains(body, "Heating failed"):
 		c.event("error.heater_not_heating", heater, body, n, quote)
-	case strings.HasPrefix(body, "Line Number is not Last Line Number+1"):
-		c.event("error.serial_line_number", "", body, n, quote)
-	case strings.HasPrefix(body, "checksum mismatch") || strings.HasPrefix(body, "No Checksum with line number"):
-		c.event("error.serial_checksum", "", body, n, quote)
-	case strings.HasPrefix(body, "Probing Failed"):
-		c.event("error.probing_failed", "probe", body, n, quote)
-	case strings.HasPrefix(body, "Z Probe Past Bed"):
-		c.event("error.probe_out_of_bounds", "probe", body, n, quote)
 	case strings.Contains(body, "EEPROM") && strings.Contains(body, "CRC"):
 		c.event("warning.eeprom_crc", "", body, n, quote)
-	case strings.HasPrefix(body, "Bed leveling failed. Sensor didn't trigger"):
-		c.event("error.homing_no_trigger", "probe", body, n, quote)
-	case strings.HasPrefix(body, "Bed leveling failed. Sensor triggered too soon"):
-		c.event("error.probe_triggered_prior_to_movement", "probe", body, n, quote)
-	case strings.HasPrefix(body, "Bed leveling failed"):
-		c.event("error.probing_failed", "probe", body, n, quote)
 	case strings.HasPrefix(body, "Unknown command"):
 		c.event("error.unknown_command", quotedCommand(body), body, n, quote)
+	default:
+		readMessage(c, marlinMessages, body, n, quote)
 	}
+}
+
+// tmcMonitor reads the TMC driver monitor's reports (MONITOR_DRIVER_STATUS,
+// feature/tmc_util.cpp): "X driver error detected:" (its reasons,
+// "overtemperature" and "short to ground (coil A)", follow on their own
+// lines, then the printer halts) and "0:12:34: E driver overtemperature
+// warning! (800mA)".
+func (mr *marlinReader) tmcMonitor(s string, n int, quote string) {
+	label, _, isError := strings.Cut(s, " driver error detected:")
+	key := "error.driver_fault"
+	if !isError {
+		label, _, _ = strings.Cut(s, " driver overtemperature warning!")
+		key = "warning.driver_over_temperature"
+	}
+	if i := strings.LastIndexAny(label, ": "); i >= 0 {
+		label = label[i+1:]
+	}
+	if label == "" || len(label) > 3 {
+		return
+	}
+	subject := marlinAxisSubject(strings.ToLower(label))
+	if isError {
+		mr.driver = subject
+	}
+	mr.c.event(key, subject, s, n, quote)
 }
 
 // garbled reports whether a received line is mostly undecodable bytes.

@@ -329,3 +329,25 @@ func TestOctoPrintSerialLog(t *testing.T) {
 		{"error.killed", "", "MINTEMP triggered, system stopped! Heater_ID: 0 - Printer halted. kill() called!"},
 	})
 }
+
+// More of Marlin's serial messages (Marlin/src/core/language.h) and the TMC
+// driver monitor's reports (feature/tmc_util.cpp).
+func TestMarlinMoreMessages(t *testing.T) {
+	expectLines(t, "serial.log", "Recv: start", []lineCase{
+		{"Recv: echo:Steprate too high: 212000", want{"warning.steprate_too_high", "", "212000"}},
+		{"Recv: echo:Hotend too cold", want{"error.extrude_below_min_temp", "extruder", "Hotend too cold"}},
+		{"Recv: echo:SD init fail", want{"error.storage", "sd", "SD init fail"}},
+		{"Recv: Error:SD read error", want{"error.storage", "sd", "SD read error"}},
+		{"Recv: echo:Press button (or M108) to heat nozzle", want{"event.heaters_timeout", "extruder", "Press button (or M108) to heat nozzle"}},
+		{"Recv: Error:Heater switched off. Temperature difference between temp sensors is too high !", want{"error.sensor_fault", "extruder", "Heater switched off. Temperature difference between temp sensors is too high !"}},
+		{"Recv: Error:STOP called because of unhomed error - restart with M999", want{"error.must_home_first", "", "STOP called because of unhomed error - restart with M999"}},
+		{"Recv: Error:Failed to enable Bed Leveling", want{"error.leveling_enable_failed", "", "Failed to enable Bed Leveling"}},
+		{"Recv: X driver error detected:", want{"error.driver_fault", "x", "X driver error detected:"}},
+		{"Recv: 0:42:17: E driver overtemperature warning! (800mA)", want{"warning.driver_over_temperature", "extruder", "0:42:17: E driver overtemperature warning! (800mA)"}},
+	})
+	rep := read(t, "serial.log", "Recv: start\nRecv: Y driver error detected:\nRecv: short to ground (coil B)\nRecv: Error:Printer halted. kill() called!\n")
+	expectFacts(t, rep, []want{{"error.driver_short_to_ground", "y", "short to ground (coil B)"}, {"error.killed", "", "Printer halted. kill() called!"}})
+	// a reason line with no driver error before it is no fact
+	rep = read(t, "serial.log", "Recv: start\nRecv: overtemperature\n")
+	expectNoFacts(t, rep, []want{{"error.driver_over_temperature", "", ""}})
+}

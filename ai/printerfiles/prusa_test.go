@@ -69,6 +69,22 @@ func TestPrusaMessages(t *testing.T) {
 		{"MINTEMP ERROR prusa.io/13208", want{"prusa.error_code", "13208", "MK4 HOTEND_MINTEMP_ERROR"}},
 		{"MINTEMP ERROR prusa.io/13208", want{"error.mintemp", "extruder", "13208 HOTEND_MINTEMP_ERROR"}},
 		{"HOMING ERROR Z #12301", want{"error.homing_failed", "z", "12301 HOMING_ERROR_Z"}},
+		// Prusa-Firmware's messages.cpp
+		{"Err:HOTEND FAN ERROR", want{"error.fan", "hotend_fan", "Err:HOTEND FAN ERROR"}},
+		{"echo:TMC DRIVER OVERTEMP", want{"error.driver_over_temperature", "", "TMC DRIVER OVERTEMP"}},
+		{"POWER PANIC DETECTED", want{"error.undervoltage", "vin", "POWER PANIC DETECTED"}},
+		{"G-code sliced for a different printer type. Continue?", want{"warning.gcode_mismatch", "printer", "G-code sliced for a different printer type. Continue?"}},
+		{"Nozzle diameter differs from the G-code. Please check the value in settings. Print cancelled.", want{"warning.gcode_mismatch", "nozzle", "Nozzle diameter differs from the G-code. Please check the value in settings. Print cancelled."}},
+		{"Distance between tip of the nozzle and the bed surface has not been set yet.", want{"warning.z_offset_not_set", "probe", "Distance between tip of the nozzle and the bed surface has not been set yet."}},
+		// every Buddy error code of Prusa-Error-Codes whose fault the facts name
+		{"MODULAR BED ERROR prusa.io/17250", want{"error.heater_fault", "heater_bed", "17250 MB_HEATER_DISCONNECTED"}},
+		{"HEATBREAK COOLING TOO SLOW prusa.io/13216", want{"error.fan", "hotend_fan", "13216 HEATBREAK_COOLING_TOO_SLOW"}},
+		{"I2C RECEIVE TIMEOUT prusa.io/12317", want{"error.i2c", "mcu", "12317 I2C_RX_TIMEOUT"}},
+		{"Gcode Corruption prusa.io/13534", want{"error.storage", "gcode", "13534 GCODE_CORRUPTION"}},
+		{"EXTRUDER ERROR prusa.io/17536", want{"error.driver_fault", "extruder", "17536 DWARF_TMC"}},
+		{"Warning prusa.io/13817", want{"event.heaters_timeout", "", "13817 HEATERS_TIMEOUT"}},
+		{"Warning prusa.io/13823", want{"error.probing_failed", "probe", "13823 NOZZLE_DOES_NOT_HAVE_ROUND_SECTION"}},
+		{"ACCELEROMETER COMMUNICATION FAILED prusa.io/13323", want{"error.accelerometer", "accelerometer", "13323 ACCELEROMETER_COMMUNICATION_FAILED"}},
 	})
 	rep := read(t, "serial.log", "FIRMWARE_NAME:Prusa-Firmware 3.13.3+7981_a3f5c1a based on Marlin FIRMWARE_URL:https://github.com/prusa3d/Prusa-Firmware PROTOCOL_VERSION:1.0 MACHINE_TYPE:Prusa i3 MK3S EXTRUDER_COUNT:1 UUID:00000000-0000-0000-0000-000000000000\nTM: error |1.432171|>0.740000\n")
 	s := rep.Files[0]

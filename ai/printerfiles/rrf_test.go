@@ -1,6 +1,9 @@
 package printerfiles
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // A config.g written by RepRapFirmware's Configuration Tool v3.2.3 for a
 // Duet 3, as a maker published it in a public repository (excerpt).
@@ -225,4 +228,27 @@ func TestRRFConsoleTemperatures(t *testing.T) {
 		"3/5/2024, 7:40:16 PM\tM105\nok T:199.1 /205.0 B:59.9 /60.0\n3/5/2024, 7:40:18 PM\tM105\nok T:196.2 /205.0 B:60.1 /60.0\n"
 	rep := readKind(t, "console.txt", text, KindRRFConsole)
 	expectFacts(t, rep, []want{{"heater.temp_deviation_max", "extruder", "~8.8"}})
+}
+
+// M122's Move and DDARing sections (src/Movement/Move.cpp, DDARing.cpp):
+// the bed compensation in use and the step-generation hiccups.
+func TestRRFM122Move(t *testing.T) {
+	text := `=== Diagnostics ===
+RepRapFirmware for Duet 2 WiFi/Ethernet version 3.4.6 (2023-07-21 14:08:28) running on Duet WiFi 1.02 or later
+=== Move ===
+DMs created 83, segments created 3, maxWait 216003ms, bed compensation in use: none, height map offset 0.000, max steps late 0, min interval 0, bad calcs 0, ebfmin 0.00, ebfmax 0.00
+=== DDARing 0 ===
+Scheduled moves 21457, completed 21457, hiccups 37, stepErrors 0, LaErrors 0, Underruns [0, 0, 0], CDDA state -1
+`
+	rep := read(t, "M122.txt", text)
+	expectFacts(t, rep, []want{
+		{"leveling.enabled", "", "false"},
+		{"warning.steprate_too_high", "", "hiccups 37"},
+	})
+	rep = read(t, "M122.txt", strings.ReplaceAll(strings.ReplaceAll(text, "in use: none", "in use: mesh"), "hiccups 37", "hiccups 0"))
+	expectFacts(t, rep, []want{{"leveling.enabled", "", "true"}})
+	expectNoFacts(t, rep, []want{{"warning.steprate_too_high", "", ""}})
+	// RepRapFirmware 3.1-3.3 reports "Hiccups: 12" in its Move section
+	rep = read(t, "M122.txt", "=== Diagnostics ===\n=== Move ===\nHiccups: 12(0), FreeDm: 169, MinFreeDm: 120, MaxWait: 0ms\n")
+	expectFacts(t, rep, []want{{"warning.steprate_too_high", "", "hiccups 12"}})
 }

@@ -163,6 +163,18 @@ func (rl *rrfLog) line(raw string, n int) {
 		c.event("error.move_out_of_range", "", msg, n, raw)
 	case strings.HasPrefix(msg, "T:") || strings.HasPrefix(msg, "ok T:"):
 		rl.temps.tempReport(msg, n, raw)
+	case strings.Contains(msg, "bed compensation in use: "):
+		// M122's Move section: "DMs created 83, ..., bed compensation in use: none, ..."
+		v, _ := after(msg, "bed compensation in use: ")
+		if v, _, _ = strings.Cut(v, ","); v != "" {
+			c.setBool("leveling.enabled", "", v != "none", n, raw)
+		}
+	case strings.HasPrefix(msg, "Scheduled moves ") || strings.HasPrefix(msg, "Hiccups: "):
+		// M122's step generation: "hiccups 27" counts steps delayed because the step rate was too high
+		v, ok := after(strings.ToLower(msg), "hiccups")
+		if h, _, num := leadingNum(strings.TrimLeft(v, ": ")); ok && num && h > 0 {
+			c.event("warning.steprate_too_high", "", "hiccups "+strconv.FormatFloat(h, 'f', -1, 64), n, raw)
+		}
 	}
 }
 

@@ -1,5 +1,5 @@
 // End-to-end checks of accounts against the real binary in local mode with no
-// configuration (issue 5): sign up, stay signed in across a reload, sign out,
+// configuration: sign up, stay signed in across a reload, sign out,
 // sign in again, one error for a wrong password and an unknown email, the
 // route guard, the anonymous usage moved to the new account, the 390 px drawer.
 import assert from 'node:assert/strict';

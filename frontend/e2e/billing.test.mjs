@@ -1,5 +1,5 @@
 // End-to-end check of plans and usage against the real binary with billing
-// off (issue 7): a new account's dashboard shows 0 of 3 credits, /subscribe
+// off: a new account's dashboard shows 0 of 3 credits, /subscribe
 // shows the four plans and explains that billing is off, and the operator's
 // `layerfix user set-tier EMAIL pro` lifts the dashboard to 50.
 import assert from 'node:assert/strict';

@@ -46,7 +46,9 @@ describe('diagnosis', () => {
       try {
         await page.getByRole('heading', { name: 'Issue Analysis' }).waitFor({ timeout: 20_000 });
       } catch (err) {
-        throw new Error(`no analysis: ${page.url()} ${(await page.locator('body').innerText()).slice(0, 600)}`);
+        throw new Error(`no analysis: ${page.url()} ${(await page.locator('body').innerText()).slice(0, 600)}`, {
+          cause: err,
+        });
       }
     };
     await report('Left', 'Prusa MK4', 'The temperature reading jumps around and drops by 10 degrees during the print.');

@@ -1,4 +1,4 @@
-// Issue 11, pages that paint fast: the public screens come prerendered in the HTML, the app takes
+// Pages that paint fast: the public screens come prerendered in the HTML, the app takes
 // them over without moving anything, and axe-core finds no violations on any screen, signed in
 // and out, light and dark.
 import assert from 'node:assert/strict';

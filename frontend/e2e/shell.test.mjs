@@ -1,4 +1,4 @@
-// End-to-end checks of the app shell against the real binary (issue 2).
+// End-to-end checks of the app shell against the real binary.
 import assert from 'node:assert/strict';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -12,7 +12,7 @@ import { startServer } from './server.mjs';
 const TAGLINE = 'AI-powered 3D printer troubleshooting for makers worldwide';
 const FOOTER_LINKS = ['/privacy-policy', '/terms-of-service', '/pricing', '/features'];
 
-// Every route of SPEC section 2 with a text that proves the screen rendered.
+// Every route of the app with a text that proves the screen rendered.
 const ROUTES = [
   ['/', null],
   ['/preview', null],

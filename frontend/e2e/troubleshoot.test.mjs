@@ -1,4 +1,4 @@
-// End-to-end check of the anonymous troubleshooting flow against the real binary (issue 3):
+// End-to-end check of the anonymous troubleshooting flow against the real binary:
 // the home form, the results, sharing, the credits badge and the monthly limit.
 import assert from 'node:assert/strict';
 import path from 'node:path';

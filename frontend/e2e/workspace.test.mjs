@@ -1,4 +1,4 @@
-// End-to-end check of the signed-in workspace against the real binary (issue 6): sign up, add a
+// End-to-end check of the signed-in workspace against the real binary: sign up, add a
 // printer, report an issue with a photo, tick two steps, resolve, find it in /issues, share it and
 // open the link signed out.
 import assert from 'node:assert/strict';

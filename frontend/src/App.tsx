@@ -22,7 +22,7 @@ function Committed({ onCommit }: { onCommit: () => void }) {
   return null;
 }
 
-/** All routes of SPEC section 2. */
+/** All routes of the app: public, signed-in and legal screens. */
 export function AppRoutes({ onHydrated }: { onHydrated?: () => void }) {
   // The screen hydrates after the frame around it (a Suspense boundary is hydrated on its own):
   // the screen's controls answer once this boundary has committed.

@@ -1,4 +1,4 @@
-// Client-side analytics (SPEC section 1): Google Analytics 4 through gtag and
+// Client-side analytics: Google Analytics 4 through gtag and
 // the Meta pixel. Nothing is loaded or sent unless the runtime configuration
 // carries the ids (LAYERFIX_GA_MEASUREMENT_ID, LAYERFIX_META_PIXEL_ID) AND the
 // visitor accepted analytics in the consent banner. Page views carry route

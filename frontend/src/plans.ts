@@ -1,4 +1,4 @@
-// Subscription plans (SPEC section 9). Prices come from GET /api/pricing and
+// Subscription plans: Free, Hobby, Pro, Print Farm. Prices come from GET /api/pricing and
 // limits from GET /api/usage-limits; the constants here are the fallbacks.
 import { config } from './config';
 import type { PricingEntry, Tier, UsageLimits } from './api/types';

@@ -1,4 +1,4 @@
-// The route table of SPEC section 2, and the screens behind it. Every screen but the landing one
+// The route table of the app, and the screens behind it. Every screen but the landing one
 // loads on demand; a screen can be loaded ahead (preloadRoute) so a prerendered page is replaced by
 // the same screen in one commit, with no loader in between (lazyPage.tsx).
 import type { ComponentType, ReactElement } from 'react';
@@ -35,7 +35,7 @@ export interface RouteDef {
   signedIn?: boolean;
 }
 
-/** All routes of SPEC section 2 and /account, in matching order ('*' last). */
+/** All routes of the app, /account included, in matching order ('*' last). */
 export const routes: RouteDef[] = [
   { path: '/', page: HomePage },
   { path: '/preview', page: HomePage },

@@ -1,4 +1,4 @@
-// Command attack replays the hostile inputs of issue 10 against the real
+// Command attack replays hostile inputs (huge images, floods, slow clients) against the real
 // binary on loopback and checks the bounds: peak RSS, /healthz latency, no
 // 5xx, and each attack's expected answers. Every loop is bounded in count
 // and time, and every request goes to 127.0.0.1 only.

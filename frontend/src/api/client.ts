@@ -1,4 +1,4 @@
-// The one HTTP client of the app. Transport rule (SPEC sections 7 and 8):
+// The one HTTP client of the app. Transport rule:
 // - JSON content type and body only when a body is sent;
 // - cookies always included;
 // - the current bearer token on every URL that starts with /api;
@@ -139,7 +139,7 @@ async function get<T>(url: string): Promise<T> {
 /** SWR fetcher: the key is the URL. */
 export const swrFetcher = <T>(url: string): Promise<T> => get<T>(url);
 
-// ---- Calls of SPEC section 7 ----
+// ---- The core calls: usage, printers, issues, analysis, sharing, billing ----
 
 export const getUserProfile = (): Promise<UserProfile> => get('/api/user/profile');
 
@@ -161,7 +161,7 @@ export async function transferUsage(): Promise<number> {
 
 export const getUsageLimits = (): Promise<UsageLimits> => get('/api/usage-limits');
 
-/** The user's printers; any failure becomes an empty list (SPEC section 7). */
+/** The user's printers; any failure becomes an empty list. */
 export async function getPrinters(): Promise<Printer[]> {
   try {
     const list = await get<Printer[]>('/api/printers');
@@ -259,7 +259,7 @@ export async function cancelSubscription(): Promise<void> {
   await apiRequest('POST', '/api/cancel-subscription');
 }
 
-// ---- Subscription answers read by the billing screen (issue 7) ----
+// ---- Subscription answers read by the billing screen ----
 
 async function requestJsonOrEmpty<T>(method: string, url: string, data?: unknown): Promise<T> {
   const res = await apiRequest(method, url, data);
@@ -275,7 +275,7 @@ export const completeSubscriptionWithResult = <T = Record<string, unknown>>(setu
 export const cancelSubscriptionWithResult = <T = Record<string, unknown>>(): Promise<T> =>
   requestJsonOrEmpty('POST', '/api/cancel-subscription');
 
-// ---- Workspace additions (issue 6) ----
+// ---- Workspace additions: issue pages, photos, account ----
 
 export type ExportFormat = 'csv' | 'json';
 
@@ -312,7 +312,7 @@ export const refineIssue = (id: number, answers: Record<string, NarrowAnswer>): 
 export const putCheckedSteps = (id: number, titles: string[]): Promise<Issue> =>
   requestJson('PUT', `/api/issues/${id}/checked-steps`, { checkedSteps: titles });
 
-// ---- Billing additions (issue 7) ----
+// ---- Billing additions ----
 
 /** GET /api/subscription: the caller's plan as the subscription screen needs it. */
 export interface SubscriptionView {

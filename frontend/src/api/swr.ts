@@ -1,7 +1,7 @@
 import type { SWRConfiguration } from 'swr';
 import { swrFetcher } from './client';
 
-/** SWR defaults of SPEC section 7: no retry, no focus refetch, no polling, never stale. */
+/** SWR defaults: no retry, no focus refetch, no polling, never stale. */
 export const swrConfig: SWRConfiguration = {
   fetcher: swrFetcher,
   shouldRetryOnError: false,

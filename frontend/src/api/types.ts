@@ -1,4 +1,4 @@
-// Wire types of the JSON API (SPEC sections 3 and 7).
+// Wire types of the JSON API: the entities and the calls' bodies.
 
 export type Tier = 'free' | 'hobby' | 'pro' | 'farm';
 export type Priority = 'high' | 'medium' | 'low';
@@ -114,7 +114,7 @@ export interface PullResult {
   notes: string[];
 }
 
-/** What a user tells about a failed print: the fields every issue form sends (SPEC section 5). */
+/** What a user tells about a failed print: the fields every issue form sends. */
 export interface IssueFields {
   category: string;
   description: string;

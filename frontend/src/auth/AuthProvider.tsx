@@ -1,4 +1,4 @@
-// The authentication state machine of SPEC section 4, the same for every
+// The authentication state machine (loading, then signed in or out), the same for every
 // identity backend:
 //   loading → (signed in) token stored → profile fetched → user set
 //           → (signed out / token failure) everything cleared.
@@ -27,7 +27,7 @@ interface Snapshot {
 const initial: Snapshot = { user: null, firebaseUser: null, token: null, expiresAt: null, loading: true };
 const cleared: Snapshot = { user: null, firebaseUser: null, token: null, expiresAt: null, loading: false };
 
-/** The user built when the profile cannot be loaded (SPEC section 3). */
+/** The user built from the identity alone when the profile cannot be loaded. */
 export function fallbackUser(identity: IdentityUser): AppUser {
   return {
     id: 0,
@@ -211,7 +211,7 @@ export function AuthProvider({ backend: injected, children }: { backend?: AuthBa
     try {
       await backend.signOut();
     } catch (err) {
-      // SPEC section 8: only logged.
+      // A failed sign-out is only logged, never shown.
       console.error('Sign out failed', err);
     }
     signedOut();

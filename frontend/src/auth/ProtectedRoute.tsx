@@ -1,4 +1,4 @@
-// The route guard of SPEC section 2 for the signed-in screens.
+// The route guard of the signed-in screens: signed out, they go to /login.
 import type { ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router-dom';
 import Box from '@mui/material/Box';

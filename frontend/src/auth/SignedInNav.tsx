@@ -1,4 +1,4 @@
-// Top navigation for signed-in users (SPEC section 2, global elements):
+// Top navigation for signed-in users:
 // Dashboard, Issues, 'New Issue', the usage badge and the user menu
 // (an avatar menu on desktop, a side drawer on mobile) with Account, Subscription and Sign Out.
 import { useEffect, useState, type MouseEvent, type ReactElement } from 'react';

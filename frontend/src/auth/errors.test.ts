@@ -6,7 +6,7 @@ const api = (status: number, code: string, message: string) =>
   new ApiError(status, 'x', JSON.stringify({ error: { code, message } }));
 const firebase = (code: string) => Object.assign(new Error(`Firebase: Error (${code}).`), { code });
 
-describe('authentication messages (SPEC section 8)', () => {
+describe('authentication messages', () => {
   it.each([
     ['auth/email-already-in-use', 'An account with this email already exists'],
     ['auth/weak-password', 'Password is too weak'],

@@ -1,4 +1,4 @@
-// Authentication messages of SPEC section 8. Local accounts answer with the
+// Authentication messages shown for each failure code. Local accounts answer with the
 // same codes as Firebase ("invalid-credential", ...), so one table serves both.
 import { ApiError } from '../api/client';
 

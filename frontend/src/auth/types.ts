@@ -3,7 +3,7 @@
 import type { DeleteAccountResult, EmailChangeResult } from '../api/types';
 import type { AuthMode } from '../config';
 
-/** The client-side user of SPEC section 3: the profile, or the fallback user. */
+/** The signed-in user as the app sees it: the profile, or the fallback user. */
 export interface AppUser {
   id: number;
   firebaseUid: string | null;
@@ -107,7 +107,7 @@ export interface AccountBackend {
   deleteAccount(password: string): Promise<DeleteAccountResult>;
 }
 
-/** A token counts as expired this long before its expiry (SPEC section 4). */
+/** A token counts as expired this long before its expiry. */
 export const EXPIRY_MARGIN_MS = 30_000;
 
 export function isExpiring(expiresAt: number, now: number = Date.now()): boolean {

@@ -1,4 +1,4 @@
-// How the user menu names a user (SPEC section 2, global elements).
+// How the user menu names a user.
 
 interface Named {
   displayName?: string | null;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { validateNewPassword, validateResetEmail, validateSignUp } from './validation';
 
-describe('authentication form validation (SPEC section 5)', () => {
+describe('authentication form validation', () => {
   it('checks the sign-up fields', () => {
     expect(validateSignUp({ displayName: 'Ada', password: 'secret1', confirm: 'secret2' })).toBe("Passwords don't match");
     expect(validateSignUp({ displayName: 'Ada', password: 'abc12', confirm: 'abc12' })).toBe(

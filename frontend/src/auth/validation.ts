@@ -1,4 +1,4 @@
-// Client-side checks of the authentication form (SPEC section 5).
+// Client-side checks of the authentication form: password length, matching confirmation, reset email.
 
 export const MIN_PASSWORD_LENGTH = 6;
 

@@ -23,7 +23,7 @@ export interface NavLinkItem {
   to: string;
 }
 
-/** Links of the signed-out navigation (SPEC section 2, global elements). */
+/** Links of the signed-out navigation bar. */
 export const signedOutLinks: NavLinkItem[] = [
   { label: 'Features', to: '/features' },
   { label: 'Pricing', to: '/pricing' },

@@ -1,4 +1,4 @@
-// /dashboard (SPEC section 2): greeting, counts, printers, recent issues, usage and the modals.
+// /dashboard: greeting, counts, printers, recent issues, usage and the modals.
 import { useEffect, useState, type ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
 import Box from '@mui/material/Box';

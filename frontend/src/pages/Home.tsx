@@ -1,4 +1,4 @@
-// / and /preview: the anonymous troubleshooter (SPEC section 2 "/preview and /"). A signed-in
+// / and /preview: the anonymous troubleshooter. A signed-in
 // maker who lands here (the logo, 'Back to Home', 'Try It Free') is sent to their own issue form
 // and credits instead of the anonymous allowance.
 import { useMemo, useState } from 'react';

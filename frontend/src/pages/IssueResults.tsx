@@ -28,8 +28,9 @@ function useSavedIssue(id: number | null): [Loaded, (issue: Issue) => void, () =
     return handed ? { issue: handed } : null;
   });
   const [attempt, setAttempt] = useState(0);
+  const haveIssue = loaded !== null && 'issue' in loaded && loaded.issue.id === id;
   useEffect(() => {
-    if (id === null || (loaded && 'issue' in loaded && loaded.issue.id === id)) return;
+    if (id === null || haveIssue) return;
     let live = true;
     getIssue(id).then(
       (issue) => live && setLoaded({ issue }),
@@ -39,7 +40,7 @@ function useSavedIssue(id: number | null): [Loaded, (issue: Issue) => void, () =
       live = false;
     };
     // Only a new address or a retry loads again; the issue's own changes stay in the Results.
-  }, [id, attempt]);
+  }, [id, attempt, haveIssue]);
   const retry = () => {
     setLoaded(null);
     setAttempt((a) => a + 1);

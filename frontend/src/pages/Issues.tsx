@@ -1,4 +1,4 @@
-// /issues 'All Issues' (SPEC section 2): search and filters (kept in the address), the issue cards
+// /issues 'All Issues': search and filters (kept in the address), the issue cards
 // and the export. Back from an issue returns to the same place in the list.
 import { useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { Link as RouterLink, useLocation, useNavigate, useNavigationType, useSearchParams } from 'react-router-dom';

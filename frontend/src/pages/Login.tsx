@@ -1,4 +1,4 @@
-// /login: sign-in, sign-up and password reset (SPEC sections 2, 5 and 8), plus
+// /login: sign-in, sign-up and password reset, plus
 // the reset and verification links of local accounts (?mode=reset|verify&oobCode=...).
 import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { Navigate, useLocation, useNavigate, useSearchParams, type Location } from 'react-router-dom';
@@ -32,7 +32,7 @@ import { validateNewPassword, validateResetEmail, validateSignUp } from '../auth
 
 export type LoginMode = 'signin' | 'signup' | 'reset' | 'new-password' | 'verify';
 
-/** SPEC section 2: after sign-up or Google sign-in the user goes to /dashboard after this long. */
+/** After sign-up or Google sign-in the user goes to /dashboard after this long. */
 export const REDIRECT_DELAY_MS = 1000;
 
 export const SIGNUP_TOAST_TITLE = 'Account Created Successfully!';

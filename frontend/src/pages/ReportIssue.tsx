@@ -1,4 +1,4 @@
-// /report-issue (SPEC section 2): the signed-in issue form. Photos are uploaded first, then the
+// /report-issue: the signed-in issue form. Photos are uploaded first, then the
 // issue is saved and analysed in the background while the results screen waits.
 import { useState } from 'react';
 import { Link as RouterLink, useLocation, useNavigate, useSearchParams } from 'react-router-dom';

@@ -1,4 +1,4 @@
-// /share/:shareId: a shared troubleshooting guide, read-only (SPEC section 2).
+// /share/:shareId: a shared troubleshooting guide, read-only, public.
 import { useEffect, type ReactNode } from 'react';
 import { Link as RouterLink, useParams } from 'react-router-dom';
 import useSWR from 'swr';

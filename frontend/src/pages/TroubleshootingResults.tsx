@@ -1,5 +1,5 @@
 // /troubleshooting-results: waits for the analysis started by the form, then shows it
-// (SPEC section 2 and section 4 "Analysis flow"). A saved issue moves on to its own address,
+// (polling every 0.5 s, back to the form after 120 s or on failure). A saved issue moves on to its own address,
 // /issues/:id, which shows it with the same Results.
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Link as RouterLink, Navigate, useNavigate } from 'react-router-dom';
@@ -57,7 +57,7 @@ type Done = Extract<AnalysisState, { kind: 'done' }>;
 function useAnalysisResult(): Done | null {
   const navigate = useNavigate();
   const { toast } = useToast();
-  // Signed-in users return to /report-issue with the messages of SPEC section 8 "Issue submission".
+  // Signed-in users return to /report-issue with the issue submission messages.
   const { user } = useAuth();
   const endSession = useEndSession();
   const formPath = user ? '/report-issue' : FORM_PATH;
@@ -256,7 +256,7 @@ export function Results({ result: initial, issue, onSaved, header }: ResultsProp
         <RecommendedSolutions steps={result.steps} checked={checked} onToggle={toggle} movedUp={outcome.movedUp} />
         <AdditionalTips tips={result.additionalTips} />
         {issue && <OriginalIssueDetails issue={issue} />}
-        {/* Signed in: Mark as Resolved, Resolution Notes, Return to Dashboard (issue 6). */}
+        {/* Signed in: Mark as Resolved, Resolution Notes, Return to Dashboard. */}
         {user ? (
           <SavedIssueActions result={result} issue={issue} checked={checked} />
         ) : (

@@ -1,7 +1,7 @@
 import { createContext } from 'react';
 import type { ReactNode } from 'react';
 
-/** SPEC section 9: toasts show for 5000 ms by default. */
+/** Toasts show for 5000 ms by default. */
 export const TOAST_DURATION_MS = 5000;
 
 export type ToastVariant = 'default' | 'success' | 'info' | 'warning' | 'error' | 'destructive';

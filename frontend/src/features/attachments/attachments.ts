@@ -37,6 +37,8 @@ export function nameProblem(name: string): string | null {
   const n = name.trim();
   if (!n) return 'Give the text a file name, such as M503.txt or klippy.log.';
   if ([...n].length > MAX_ATTACHMENT_NAME) return `The name is longer than ${MAX_ATTACHMENT_NAME} characters.`;
+  // Control characters are what this test looks for.
+  // eslint-disable-next-line no-control-regex
   if (/[/\\]/.test(n) || n === '.' || n === '..' || /[\u0000-\u001f\u007f]/.test(n)) {
     return `"${n.slice(0, 60)}" is not a plain file name: name it without folders, such as klippy.log.`;
   }

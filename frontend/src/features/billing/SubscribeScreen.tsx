@@ -1,7 +1,7 @@
 // The signed-in plans screen (/subscribe and signed-in /pricing): the four
 // plans with the current one marked, subscribing through Stripe's Payment
 // Element, plan changes and cancelling, and the billing-off explanation.
-import { lazy, Suspense, useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
@@ -120,23 +120,27 @@ export default function SubscribeScreen() {
   const { periodEnd, cancelAtPeriodEnd, hasSubscription } = subscriptionDetails(subscription.data, user, isPaid);
   const billingEnabled = config.billingEnabled || subscription.data?.billingEnabled === true;
 
-  const reload = async () => {
-    await Promise.all([refreshUser().catch(() => undefined), subscription.mutate().catch(() => undefined)]);
-  };
+  const mutateSubscription = subscription.mutate;
+  const reload = useCallback(async () => {
+    await Promise.all([refreshUser().catch(() => undefined), mutateSubscription().catch(() => undefined)]);
+  }, [refreshUser, mutateSubscription]);
 
   useEffect(() => {
     trackViewContent('Pricing', { content_category: 'pricing' });
   }, []);
 
-  const finish = async (outcome: PaymentOutcome, plan: Plan | undefined) => {
-    const name = plan?.name ?? 'new';
-    toast(outcomeToast(outcome, name));
-    if (outcome.kind === 'failed') return;
-    setDialog(null);
-    if (outcome.kind === 'done' && plan) trackPurchase(plan.amount, 'USD', cartParams(plan));
-    await reload();
-    navigate('/dashboard');
-  };
+  const finish = useCallback(
+    async (outcome: PaymentOutcome, plan: Plan | undefined) => {
+      const name = plan?.name ?? 'new';
+      toast(outcomeToast(outcome, name));
+      if (outcome.kind === 'failed') return;
+      setDialog(null);
+      if (outcome.kind === 'done' && plan) trackPurchase(plan.amount, 'USD', cartParams(plan));
+      await reload();
+      navigate('/dashboard');
+    },
+    [toast, reload, navigate],
+  );
 
   // Back from a payment method that redirected (e.g. a bank page): finish here.
   const handledRedirect = useRef(false);
@@ -159,9 +163,8 @@ export default function SubscribeScreen() {
       );
       await finish(outcome, plan);
     })();
-    // Runs once for the redirect's query parameters.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [params]);
+    // handledRedirect makes it run once for the redirect's query parameters.
+  }, [params, plans, setParams, finish]);
 
   const subscribe = async (plan: Plan) => {
     setBusyTier(plan.tier);

@@ -40,7 +40,7 @@ describe('error messages', () => {
     expect(serverMessage(new ApiError(502, 'Bad Gateway', '<html>'), CREATE_FAILED)).toBe('Failed to create subscription');
     expect(serverMessage(new TypeError('Failed to fetch'), CREATE_FAILED)).toBe(CREATE_FAILED);
   });
-  it('has the exact texts of SPEC section 8', () => {
+  it('has the exact billing error texts', () => {
     expect(CHANGE_FAILED).toBe('Failed to change subscription plan. Please try again.');
     expect(CANCEL_FAILED).toBe('Failed to cancel subscription. Please try again.');
   });

@@ -1,4 +1,4 @@
-// The subscription rules of SPEC sections 4 and 8 that need no Stripe and no
+// The subscription rules that need no Stripe and no
 // React: which action each plan card offers, the billing-off message, the
 // toasts, and the confirm → complete sequence run against a Stripe-like object.
 import type { ToastOptions } from '../../components/Toast';
@@ -157,7 +157,7 @@ export async function confirmAndComplete(
   return completeAfterSetup(stripe, intent.id, complete);
 }
 
-/** The toast of each payment outcome (SPEC section 8 "Subscription"). */
+/** The toast of each payment outcome. */
 export function outcomeToast(outcome: PaymentOutcome, planName: string): ToastOptions {
   switch (outcome.kind) {
     case 'failed':

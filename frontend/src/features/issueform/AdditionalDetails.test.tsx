@@ -20,7 +20,7 @@ function renderDetails(props: { open?: boolean } = {}) {
   return { onToggle, set };
 }
 
-test('the numeric inputs carry the SPEC section 5 ranges, units and errors', () => {
+test('the numeric inputs carry their ranges, units and errors', () => {
   renderDetails();
   const ranges = [
     ['Nozzle Temperature', '0', '500', '1'],

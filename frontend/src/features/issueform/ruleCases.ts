@@ -1,5 +1,5 @@
 // The shared rules as a table, for the tests of every form that applies them: a patch to a valid
-// form, the one field it breaks, and the message of SPEC section 5.
+// form, the one field it breaks, and the message it must show.
 import type { IssueDetailsValues } from './validation';
 
 export const SHARED_RULE_CASES: readonly [Partial<IssueDetailsValues>, keyof IssueDetailsValues, string][] = [

@@ -6,8 +6,8 @@ import { EMPTY_DETAILS, type IssueDetailsValues } from './validation';
 type Values = IssueDetailsValues & { printerModel: string };
 const EMPTY: Values = { ...EMPTY_DETAILS, printerModel: '' };
 
-const first: SlicerSettings = { slicer: 'prusaslicer', printerModel: 'Prusa MK4', material: 'PETG', nozzleTemp: 240, bedTemp: 85, infill: 20, printSpeed: 120 };
-const second: SlicerSettings = { slicer: 'cura', printerModel: 'Creality Ender 3', nozzleTemp: 210, layerHeight: 0.2 };
+const first: SlicerSettings = { slicer: 'PrusaSlicer', printerModel: 'Prusa MK4', material: 'PETG', nozzleTemp: 240, bedTemp: 85, infill: 20, printSpeed: 120 };
+const second: SlicerSettings = { slicer: 'Cura', printerModel: 'Creality Ender 3', nozzleTemp: 210, layerHeight: 0.2 };
 
 describe('applySlicer', () => {
   it("replaces what a restored draft's file filled in when another file is imported, and keeps the maker's edits", () => {

@@ -24,7 +24,7 @@ describe('validateIssueDetails', () => {
     expect(validateIssueDetails({ ...valid, ...patch })).toEqual({ [field]: message });
   });
 
-  it('allows the punctuation of SPEC section 5, accents and phone-keyboard quotes', () => {
+  it('allows common punctuation, accents and phone-keyboard quotes', () => {
     const text = `Won’t stick: "corners" lift (PETG), 0.2 mm; qué? [brim] a/b \\ c - d_e! Überhang, naïve`;
     expect(validateIssueDetails({ ...valid, description: text })).toEqual({});
   });

@@ -1,5 +1,4 @@
-// Client-side rules that both issue forms share (SPEC section 5 "Signed-in issue form"; the
-// anonymous form has "the same rules"): category, description, material and the numeric fields.
+// Client-side rules that both issue forms share (the anonymous one and the signed-in one): category, description, material and the numeric fields.
 // Each form adds only its own printer field: a typed brand or a chosen printer.
 import type { IssueDetails } from '../troubleshoot/session';
 import { charsError } from './chars';

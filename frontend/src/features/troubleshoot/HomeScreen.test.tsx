@@ -84,7 +84,7 @@ describe('home screen', { timeout: 15_000 }, () => {
     expect(fetch.mock.calls.some(([url]) => String(url).includes('/api/troubleshoot'))).toBe(false);
   });
 
-  it('goes to the results screen at once and sends the SPEC section 7 payload', async () => {
+  it('goes to the results screen at once and sends the analysis payload', async () => {
     const fetch = stubFetch({ '/api/public-usage': { currentUsage: 0 }, '/api/troubleshoot': result });
     renderHome();
     const user = userEvent.setup();

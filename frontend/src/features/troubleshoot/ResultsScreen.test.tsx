@@ -31,7 +31,7 @@ function renderResults(path = '/troubleshooting-results') {
   );
 }
 
-/** The saved issue 42 as GET /api/issues/42 answers it. */
+/** A saved issue (id 42) as GET /api/issues/42 answers it. */
 function savedIssue(patch: Partial<Issue> = {}): Issue {
   return testIssue({
     id: 42,

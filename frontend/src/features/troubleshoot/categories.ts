@@ -1,4 +1,4 @@
-// Issue categories of SPEC section 3, in the order the tiles are shown.
+// Issue categories, in the order the tiles are shown.
 export interface Category {
   value: string;
   label: string;

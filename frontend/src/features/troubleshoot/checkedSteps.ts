@@ -1,4 +1,4 @@
-// Ticked solution steps, remembered per result in local storage (SPEC section 4 "Other states").
+// Ticked solution steps, remembered per result in local storage.
 import type { TroubleshootingResult } from '../../api/client';
 
 const PREFIX = 'layerfix.checkedSteps.';

@@ -1,4 +1,4 @@
-// Error toasts of the anonymous analysis (SPEC section 8 "Anonymous analysis").
+// Error toasts of the anonymous analysis.
 
 export interface ToastText {
   title: string;

@@ -1,4 +1,4 @@
-// Photo handling for the anonymous form: selection rules and in-browser downscaling (SPEC section 7).
+// Photo handling for the anonymous form: selection rules and in-browser downscaling (800 px, JPEG 0.7).
 
 export const MAX_PHOTOS = 5;
 export const MAX_PHOTO_BYTES = 10 * 1024 * 1024;

@@ -6,7 +6,8 @@ const LABELS: Record<Priority, string> = {
   low: 'Less Common',
 };
 
-// priorityLabel gives the label of SPEC section 9; an unknown priority reads as low.
+// priorityLabel: high is 'Most Likely', medium 'Worth Checking', low 'Less Common'; an unknown
+// priority reads as low.
 export function priorityLabel(priority: string): string {
   return LABELS[priority as Priority] ?? LABELS.low;
 }

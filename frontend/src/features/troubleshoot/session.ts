@@ -1,4 +1,4 @@
-// The analysis hand-over between the form and the results screen (SPEC section 4 "Analysis flow").
+// The analysis hand-over between the form and the results screen.
 // The form starts the request and navigates at once; the request writes its outcome to session
 // storage and the results screen polls for it every 0.5 s.
 

@@ -14,7 +14,7 @@ const result: TroubleshootingResult = {
 };
 
 describe('priorityLabel', () => {
-  it('labels high, medium and low as SPEC section 9 says', () => {
+  it('labels high, medium and low as Most Likely, Worth Checking and Less Common', () => {
     expect(priorityLabel('high')).toBe('Most Likely');
     expect(priorityLabel('medium')).toBe('Worth Checking');
     expect(priorityLabel('low')).toBe('Less Common');

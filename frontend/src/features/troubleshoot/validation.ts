@@ -1,4 +1,4 @@
-// Client-side validation of the anonymous issue form (SPEC section 5): the shared issue rules
+// Client-side validation of the anonymous issue form: the shared issue rules
 // plus a required printer brand.
 import { EMPTY_DETAILS, validateIssueDetails, type IssueDetailsValues } from '../issueform/validation';
 import { charsError } from '../issueform/chars';

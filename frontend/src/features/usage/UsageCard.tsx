@@ -31,7 +31,7 @@ function CardSkeleton() {
   );
 }
 
-/** The dashboard usage card (SPEC sections 2, 4 and 9). */
+/** The dashboard usage card: bar, remaining credits, warnings and Get More. */
 export function UsageCard() {
   const { usage, resetsAt } = useUsage();
   if (!usage) return <CardSkeleton />;

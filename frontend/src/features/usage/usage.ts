@@ -1,4 +1,4 @@
-// The usage rules of SPEC sections 4 and 9: effective tier, monthly limit,
+// The usage rules: effective tier, monthly limit,
 // remaining credits and everything the usage card and badge derive from them.
 import type { Tier, UsageLimits } from '../../api/types';
 import { DEFAULT_MONTHLY_LIMIT, TIERS } from '../../plans';

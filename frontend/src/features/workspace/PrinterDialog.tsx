@@ -47,7 +47,7 @@ function valuesOf(printer: Printer | null): PrinterFormValues {
   };
 }
 
-// PrinterDialog is the Add Printer and Edit Printer modal (SPEC section 2 "/dashboard").
+// PrinterDialog is the Add Printer and Edit Printer modal of the dashboard.
 export function PrinterDialog({ open, printer, saving, onClose, onSave, onDelete }: Props) {
   const fullScreen = useMediaQuery('(max-width:599.95px)');
   const mode = printer ? 'edit' : 'add';

@@ -28,8 +28,8 @@ export function printerLabel(p: Pick<Printer, 'name' | 'brand'>): string {
   return `${p.name} (${p.brand})`;
 }
 
-// PrinterSelect lists the user's printers as 'name (brand)' and adds one inline (SPEC section 2
-// "/report-issue"); a new printer is selected at once.
+// PrinterSelect lists the user's printers as 'name (brand)' and adds one inline on the issue
+// form; a new printer is selected at once.
 export function PrinterSelect({ printers, loading, value, onChange, error }: Props) {
   const { toast } = useToast();
   const { mutate } = useSWRConfig();

@@ -1,4 +1,4 @@
-// The saved-issue parts of /troubleshooting-results (SPEC section 2): 'Mark as Resolved', the
+// The saved-issue parts of /troubleshooting-results: 'Mark as Resolved', the
 // resolved indicator, Resolution Notes and the signed-in actions.
 import { useEffect, useRef, useState } from 'react';
 import { Link as RouterLink } from 'react-router-dom';

@@ -1,4 +1,4 @@
-// Badge texts and colours of issues (SPEC sections 3 and 4).
+// Badge texts and colours of issues: green resolved, yellow in progress, grey otherwise.
 import { categoryLabel } from '../troubleshoot/categories';
 
 export type BadgeColor = 'success' | 'warning' | 'default' | 'error' | 'info' | 'primary' | 'secondary';

@@ -1,4 +1,4 @@
-// Data hooks of the workspace screens. Lists are fetched only when signed in (SPEC section 6).
+// Data hooks of the workspace screens. Lists are fetched only when signed in.
 import useSWR from 'swr';
 import useSWRInfinite from 'swr/infinite';
 import { getPrinters, type Issue, type Printer } from '../../api/client';
@@ -11,7 +11,7 @@ export const ISSUES_KEY = '/api/issues';
 export const SUMMARY_KEY = '/api/issues/summary';
 export const PAGE_SIZE = 50;
 
-// usePrinters: any failure is an empty list (SPEC section 7).
+// usePrinters: any failure is an empty list.
 export function usePrinters() {
   const { user } = useAuth();
   const { data, isLoading, mutate } = useSWR<Printer[]>(user ? PRINTERS_KEY : null, getPrinters);

@@ -6,7 +6,7 @@ import { issueErrorToast, SUBMIT_DEFAULT_ERROR, UPLOAD_FAILED, uploadErrorToast 
 const api = (status: number, code: string, message: string) =>
   new ApiError(status, '', JSON.stringify({ error: { code, message } }));
 
-test('issue submission errors of SPEC section 8', () => {
+test('issue submission errors', () => {
   expect(issueErrorToast(new Error('boom'))).toEqual({ title: 'Analysis Failed', description: SUBMIT_DEFAULT_ERROR });
   expect(issueErrorToast(new ApiError(500, '', '<html>oops</html>'))).toEqual({ title: 'Analysis Failed', description: SUBMIT_DEFAULT_ERROR });
   // The real reason: the server's own message, or that it cannot be reached; a refused session says so.

@@ -1,4 +1,4 @@
-// Toasts of a failed signed-in issue submission (SPEC section 8 "Issue submission").
+// Toasts of a failed signed-in issue submission.
 import { UploadError } from '../../api/client';
 import {
   ANALYSIS_FAILED,

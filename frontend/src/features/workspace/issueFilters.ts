@@ -1,4 +1,4 @@
-// The filters of /issues (SPEC section 2 "/issues"), kept in the address so a filtered list can be
+// The filters of /issues, kept in the address so a filtered list can be
 // bookmarked and Back returns to it.
 import type { Issue } from '../../api/client';
 import { CATEGORIES } from '../troubleshoot/categories';

@@ -1,4 +1,4 @@
-// The signed-in issue form (SPEC section 5 "Signed-in issue form"): the shared issue rules, with a
+// The signed-in issue form: the shared issue rules, with a
 // chosen printer instead of a typed brand.
 import type { IssueInput } from '../../api/client';
 import { EMPTY_DETAILS, issueFields, validateIssueDetails, type IssueDetailsValues } from '../issueform/validation';
@@ -18,7 +18,7 @@ export function validateIssueForm(v: IssueFormValues): IssueFieldErrors {
   return errors;
 }
 
-// issuePayload is the POST /api/issues body (SPEC section 7): empty optional fields are null.
+// issuePayload is the POST /api/issues body: empty optional fields are null.
 export function issuePayload(v: IssueFormValues, photoUrls: string[]): IssueInput {
   return { printerId: Number(v.printerId), ...issueFields(v), photoUrls };
 }

@@ -1,4 +1,4 @@
-// Printer form rules of SPEC section 5 ("Printer (add and edit)" and "Inline add printer").
+// Printer form rules of Add/Edit Printer and the inline add on the issue form.
 import { charsError } from '../issueform/chars';
 import type { HostKind, PrinterInput } from '../../api/client';
 
@@ -63,7 +63,7 @@ function keepsSavedKey(v: PrinterFormValues): boolean {
 function hostErrors(v: PrinterFormValues, errors: PrinterFieldErrors) {
   if (!v.hostKind) return;
   const url = v.hostUrl.trim();
-  let parsed: URL | null = null;
+  let parsed: URL | null;
   try {
     parsed = new URL(url);
   } catch {
@@ -127,7 +127,7 @@ export function inlinePrinterMissing(name: string, brand: string): boolean {
   return name.trim() === '' || brand.trim() === '';
 }
 
-// deleteConfirmText is the delete confirmation of SPEC section 8.
+// deleteConfirmText is the question asked before a printer is deleted.
 export function deleteConfirmText(name: string): string {
   return `Are you sure you want to delete "${name}"? This action cannot be undone.`;
 }

@@ -1,4 +1,4 @@
-// 'Mark as Resolved' (SPEC sections 4 and 5 "Resolve").
+// 'Mark as Resolved': pending or in progress becomes resolved, with the steps that worked.
 import { resolveIssue, startIssue, type Issue, type IssueStatus } from '../../api/client';
 import { parseHttpError } from '../troubleshoot/errors';
 import { ISSUE_KEY, type IssueDetails } from '../troubleshoot/session';

@@ -1,5 +1,5 @@
 // The signed-in analysis: upload photos, save the issue (the server runs the analysis) and hand
-// the result to the results screen (SPEC section 4 "Analysis flow").
+// the result to the results screen, which shows the form again on failure.
 import { createIssue, uploadImages, type Printer } from '../../api/client';
 import { ISSUE_KEY, startAnalysis, type IssueDetails } from '../troubleshoot/session';
 import { issuePayload, type IssueFormValues } from './issueValidation';

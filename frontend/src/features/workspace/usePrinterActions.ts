@@ -1,4 +1,4 @@
-// Add, edit and delete printers with the toasts of SPEC section 8 "Printers".
+// Add, edit and delete printers, with a toast for each outcome.
 import { useState } from 'react';
 import { useSWRConfig } from 'swr';
 import { createPrinter, deletePrinter, updatePrinter, type Printer } from '../../api/client';

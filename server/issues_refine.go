@@ -3,7 +3,6 @@ package server
 import (
 	"context"
 	"crypto/hmac"
-	"crypto/rand"
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/hex"
@@ -13,13 +12,13 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/labstack/echo/v4"
 
 	"github.com/layerfix/layerfix/ai"
 	"github.com/layerfix/layerfix/store"
+	"github.com/layerfix/layerfix/textcheck"
 )
 
 // Refiner is the built-in engine: it offers narrow-it-down questions and
@@ -34,41 +33,6 @@ const (
 	refineKeyName   = "refine-token-v1"
 	refineTokenLife = 24 * time.Hour
 )
-
-// keyring loads named server secrets (stored in the database, created on
-// first use) once per process.
-type keyring struct {
-	store interface {
-		ServerKey(ctx context.Context, name, newSecret string) (string, error)
-	}
-	mu   sync.Mutex
-	keys map[string][]byte
-}
-
-func (k *keyring) key(ctx context.Context, name string) ([]byte, error) {
-	k.mu.Lock()
-	defer k.mu.Unlock()
-	if key, ok := k.keys[name]; ok {
-		return key, nil
-	}
-	fresh := make([]byte, 32)
-	if _, err := rand.Read(fresh); err != nil {
-		panic(err) // crypto/rand never fails on supported platforms
-	}
-	secret, err := k.store.ServerKey(ctx, name, hex.EncodeToString(fresh))
-	if err != nil {
-		return nil, err
-	}
-	key, err := hex.DecodeString(secret)
-	if err != nil || len(key) < 16 {
-		return nil, fmt.Errorf("server key %s is not a hex secret", name)
-	}
-	if k.keys == nil {
-		k.keys = map[string][]byte{}
-	}
-	k.keys[name] = key
-	return key, nil
-}
 
 // resultJSON is an analysis as the API sends it: the result, and for a
 // result with questions, the token that lets an anonymous client narrow it
@@ -148,10 +112,10 @@ func checkAnswers(answers map[string]ai.Answer, known map[string]bool) *APIError
 	}
 	for id, a := range answers {
 		if !known[id] {
-			return validationErr(map[string]string{"answers": fmt.Sprintf("%q is not a question of this analysis", cleanText(id, 60))})
+			return validationErr(map[string]string{"answers": fmt.Sprintf("%q is not a question of this analysis", textcheck.Clean(id, 60))})
 		}
 		if !a.Valid() {
-			return validationErr(map[string]string{"answers": fmt.Sprintf("Answer %q with yes, no or unsure", cleanText(id, 60))})
+			return validationErr(map[string]string{"answers": fmt.Sprintf("Answer %q with yes, no or unsure", textcheck.Clean(id, 60))})
 		}
 	}
 	return nil
@@ -172,7 +136,7 @@ func (t *troubleshootAPI) refine(c echo.Context) (err error) {
 		return notFoundErr("API endpoint")
 	}
 	ctx := c.Request().Context()
-	release, err := bodyBudget.acquire(ctx, min(3*bodySize(c.Request(), routeBodyLimits["POST /api/troubleshoot/refine"]), bodyBudget.size))
+	release, err := bodyBudget.acquire(ctx, min(3*bodySize(c.Request(), refineBodyLimit), bodyBudget.size))
 	if err != nil {
 		return budgetErr(err)
 	}
@@ -270,7 +234,7 @@ func (h *issuesAPI) refine(c echo.Context) (err error) {
 	}
 	for k, v := range in.Answers {
 		if !asked[k] {
-			return validationErr(map[string]string{"answers": fmt.Sprintf("%q is not a question of this analysis", cleanText(k, 60))})
+			return validationErr(map[string]string{"answers": fmt.Sprintf("%q is not a question of this analysis", textcheck.Clean(k, 60))})
 		}
 		answers[k] = v
 	}

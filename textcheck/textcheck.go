@@ -1,7 +1,11 @@
-package server
+// Package textcheck holds the rules for text people type into the app:
+// which characters a field refuses and how a value is cleaned.
+package textcheck
 
 import (
 	"fmt"
+	"regexp"
+	"strings"
 	"unicode"
 	"unicode/utf8"
 )
@@ -15,9 +19,9 @@ import (
 // emoji is fine), line separators and non-characters. Output is escaped
 // wherever it is shown.
 
-// invalidChar describes the first character of s that is refused, or ""
+// InvalidChar describes the first character of s that is refused, or ""
 // when every character is fine.
-func invalidChar(s string, multiline bool) string {
+func InvalidChar(s string, multiline bool) string {
 	for i, r := range s {
 		if r == utf8.RuneError {
 			if _, size := utf8.DecodeRuneInString(s[i:]); size <= 1 {
@@ -75,13 +79,28 @@ func stackedMarks(s string) bool {
 	return false
 }
 
-// textProblem is the message for a name-like field's refused text, or "".
-func textProblem(label, s string, multiline bool) string {
-	if bad := invalidChar(s, multiline); bad != "" {
+// Problem is the message for a name-like field's refused text, or "".
+func Problem(label, s string, multiline bool) string {
+	if bad := InvalidChar(s, multiline); bad != "" {
 		return charsMessage(label, bad)
 	}
 	if stackedMarks(s) {
 		return fmt.Sprintf("%s stacks too many accents on one character (at most %d).", label, maxMarks)
 	}
 	return ""
+}
+
+// controlChars are the control characters Clean removes; tab and line
+// breaks stay.
+var (
+	controlChars = regexp.MustCompile(`[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]`)
+)
+
+// Clean trims s, removes control characters and cuts it to max runes.
+func Clean(s string, max int) string {
+	s = strings.TrimSpace(controlChars.ReplaceAllString(strings.ToValidUTF8(s, ""), ""))
+	if utf8.RuneCountInString(s) > max {
+		s = string([]rune(s)[:max])
+	}
+	return s
 }

@@ -1,4 +1,4 @@
-package server
+package config
 
 import (
 	"fmt"
@@ -13,7 +13,7 @@ import (
 // API key never reaches the start-up log.
 func TestAIProviderConfig(t *testing.T) {
 	load := func(env map[string]string) (*Config, error) {
-		return LoadConfig(nil, func(k string) string { return env[k] })
+		return Load(nil, func(k string) string { return env[k] })
 	}
 	ollama := map[string]string{"LAYERFIX_AI_PROVIDER": "openai", "LAYERFIX_OPENAI_BASE_URL": "http://127.0.0.1:11434/v1/", "LAYERFIX_OPENAI_MODEL": "qwen2.5vl:7b"}
 	for _, c := range []struct {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/layerfix/layerfix/ai"
+	"github.com/layerfix/layerfix/config"
 	"github.com/layerfix/layerfix/store/storetest"
 )
 
@@ -30,7 +31,7 @@ func engineServer(t *testing.T) (*testServer, *testClock) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &testServer{Server: s, store: st, cfg: cfg, h: s.Handler()}, clock
+	return &testServer{Server: s, store: st, cfg: cfg, h: checkContract(t, s.Handler())}, clock
 }
 
 type refinedResult struct {
@@ -122,7 +123,7 @@ func TestRefineSavedIssue(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ws := newWorkspace(t, engine, func(c *Config, d *Deps) { d.Refiner = engine })
+	ws := newWorkspace(t, engine, func(c *config.Config, d *Deps) { d.Refiner = engine })
 	ada, bob := ws.user(t, "ada@example.com"), ws.user(t, "bob@example.com")
 	p := ws.addPrinter(t, ada, "Mk4", "Prusa MK4")
 	is := ws.submit(t, ada, issueBody(t, p.ID, func(m map[string]any) {
@@ -185,7 +186,7 @@ func TestRefineSavedIssue(t *testing.T) {
 // A result without questions (Gemini's, or a clear case) cannot be refined.
 func TestRefineNeedsQuestions(t *testing.T) {
 	engine, _ := ai.NewEngine()
-	ws := newWorkspace(t, &fakeAnalyzer{}, func(c *Config, d *Deps) { d.Refiner = engine })
+	ws := newWorkspace(t, &fakeAnalyzer{}, func(c *config.Config, d *Deps) { d.Refiner = engine })
 	ada := ws.user(t, "ada@example.com")
 	p := ws.addPrinter(t, ada, "Mk4", "Prusa")
 	is := ws.submit(t, ada, issueBody(t, p.ID, nil))

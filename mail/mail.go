@@ -1,11 +1,13 @@
-package server
+// Package mail sends the server's account emails over SMTP and builds
+// their messages.
+package mail
 
 import (
 	"context"
 	"crypto/tls"
 	"fmt"
 	"net"
-	"net/mail"
+	netmail "net/mail"
 	"net/smtp"
 	"net/url"
 	"strings"
@@ -17,26 +19,28 @@ type Mailer interface {
 	Send(ctx context.Context, to, subject, body string) error
 }
 
-// smtpMailer speaks SMTP: smtp://user:pass@host:587 (STARTTLS, required)
+// SMTP speaks SMTP: smtp://user:pass@host:587 (STARTTLS, required)
 // or smtps://user:pass@host:465 (implicit TLS). Only an operator who adds
 // ?starttls=off sends without TLS (a relay on the same host or network).
-type smtpMailer struct {
+type SMTP struct {
 	u        *url.URL
 	from     string // the From header, e.g. "Layerfix <no-reply@example.com>"
 	envelope string // the bare address for MAIL FROM
 	insecure bool   // ?starttls=off: plain SMTP allowed
 }
 
-func newSMTPMailer(rawURL, from string) (*smtpMailer, error) {
+// NewSMTP checks an SMTP URL and a From address and returns the mailer that
+// sends with them.
+func NewSMTP(rawURL, from string) (*SMTP, error) {
 	u, err := url.Parse(rawURL)
 	if err != nil || (u.Scheme != "smtp" && u.Scheme != "smtps") || u.Hostname() == "" {
 		return nil, fmt.Errorf("not an smtp:// or smtps:// URL")
 	}
-	a, err := mail.ParseAddress(from)
+	a, err := netmail.ParseAddress(from)
 	if err != nil {
 		return nil, fmt.Errorf("sender %q is not an email address", from)
 	}
-	m := &smtpMailer{u: u, from: a.String(), envelope: a.Address}
+	m := &SMTP{u: u, from: a.String(), envelope: a.Address}
 	switch v := strings.ToLower(u.Query().Get("starttls")); v {
 	case "", "on", "required":
 	case "off":
@@ -50,7 +54,9 @@ func newSMTPMailer(rawURL, from string) (*smtpMailer, error) {
 	return m, nil
 }
 
-func (m *smtpMailer) Send(ctx context.Context, to, subject, body string) error {
+// Send delivers one message; it gives up at ctx's deadline, or after 20
+// seconds without one.
+func (m *SMTP) Send(ctx context.Context, to, subject, body string) error {
 	host := m.u.Hostname()
 	port := m.u.Port()
 	if port == "" {

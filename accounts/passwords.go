@@ -1,4 +1,4 @@
-package server
+package accounts
 
 import (
 	"context"
@@ -27,19 +27,19 @@ var commonPasswords = func() map[string]bool {
 	return m
 }()
 
-// Minimum password length (SPEC section 9) and a generous maximum.
+// Minimum password length (6 characters) and a generous maximum.
 const (
-	minPassword = 6
-	maxPassword = 1024
+	MinPassword = 6
+	MaxPassword = 1024
 )
 
-// weakPassword says why a password is refused, or "".
-func weakPassword(pw, email string) string {
+// WeakPassword says why a password is refused, or "".
+func WeakPassword(pw, email string) string {
 	n := len([]rune(pw))
 	switch {
-	case n < minPassword:
+	case n < MinPassword:
 		return "Password must be at least 6 characters"
-	case n > maxPassword:
+	case n > MaxPassword:
 		return "Password must be at most 1024 characters"
 	case commonPasswords[strings.ToLower(pw)]:
 		return "Password is too common: choose one that is harder to guess"
@@ -57,8 +57,8 @@ const (
 	argonKeyLen  = 32
 )
 
-// hashPassword returns a PHC string: $argon2id$v=19$m=..,t=..,p=..$salt$hash.
-func hashPassword(pw string) string {
+// HashPassword returns a PHC string: $argon2id$v=19$m=..,t=..,p=..$salt$hash.
+func HashPassword(pw string) string {
 	salt := make([]byte, 16)
 	if _, err := rand.Read(salt); err != nil {
 		panic(err)
@@ -68,8 +68,8 @@ func hashPassword(pw string) string {
 		base64.RawStdEncoding.EncodeToString(salt), base64.RawStdEncoding.EncodeToString(key))
 }
 
-// checkPassword compares pw with a PHC string in constant time.
-func checkPassword(pw, phc string) bool {
+// CheckPassword compares pw with a PHC string in constant time.
+func CheckPassword(pw, phc string) bool {
 	parts := strings.Split(phc, "$")
 	if len(parts) != 6 || parts[1] != "argon2id" {
 		return false
@@ -88,22 +88,26 @@ func checkPassword(pw, phc string) bool {
 	return subtle.ConstantTimeCompare(got, want) == 1
 }
 
-// dummyHash is checked for unknown emails so a login takes as long for
+// DummyHash is checked for unknown emails so a login takes as long for
 // them as for a real account. It is made at the first sign-in, not at
 // start-up (19 MiB and tens of milliseconds a Pi need not spend idle).
-var dummyHash = sync.OnceValue(func() string { return hashPassword("layerfix-timing-equaliser") })
+var DummyHash = sync.OnceValue(func() string { return HashPassword("layerfix-timing-equaliser") })
 
 // hashSlots bounds concurrent argon2id computations: each takes 19 MiB,
 // so sixty concurrent sign-ins must queue, not allocate 1 GB.
-var hashSlots = make(chan struct{}, 2)
+var hashSlots = make(chan struct{}, MaxConcurrentHashes)
+
+// MaxConcurrentHashes is how many password hashes run at once.
+const MaxConcurrentHashes = 2
 
 // hashWait is how long a sign-in waits for a hash slot.
 var hashWait = 15 * time.Second
 
-var errHashBusy = errors.New("too many sign-ins at once")
+// ErrHashBusy: no hash slot came free in time.
+var ErrHashBusy = errors.New("too many sign-ins at once")
 
-// withHashSlot runs fn holding one of the hash slots.
-func withHashSlot(ctx context.Context, fn func()) error {
+// WithHashSlot runs fn holding one of the hash slots.
+func WithHashSlot(ctx context.Context, fn func()) error {
 	t := time.NewTimer(hashWait)
 	defer t.Stop()
 	select {
@@ -111,7 +115,7 @@ func withHashSlot(ctx context.Context, fn func()) error {
 	case <-ctx.Done():
 		return ctx.Err()
 	case <-t.C:
-		return errHashBusy
+		return ErrHashBusy
 	}
 	n := hashesInFlight.Add(1)
 	for p := hashPeak.Load(); n > p && !hashPeak.CompareAndSwap(p, n); p = hashPeak.Load() {
@@ -126,3 +130,10 @@ func withHashSlot(ctx context.Context, fn func()) error {
 
 // hashesInFlight and hashPeak show how many hashes run at once.
 var hashesInFlight, hashPeak atomic.Int64
+
+// HashPeak is the most password hashes that ran at once since
+// ResetHashPeak.
+func HashPeak() int64 { return hashPeak.Load() }
+
+// ResetHashPeak starts counting HashPeak afresh.
+func ResetHashPeak() { hashPeak.Store(0) }

@@ -1,4 +1,6 @@
-package server
+// Package config reads the server's settings from flags, LAYERFIX_*
+// variables and secret files, and prints them with secrets masked.
+package config
 
 import (
 	"errors"
@@ -6,7 +8,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
-	"net/mail"
+	netmail "net/mail"
 	"net/netip"
 	"net/url"
 	"os"
@@ -16,6 +18,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/layerfix/layerfix/mail"
 	"github.com/layerfix/layerfix/server/printerlink"
 	"github.com/layerfix/layerfix/store/blob"
 )
@@ -98,12 +101,12 @@ type Config struct {
 // TierLimits maps a subscription tier to its monthly allowance.
 type TierLimits map[string]int
 
-// Tiers in display order with their names (SPEC section 3).
+// Tiers in display order with their names: Free, Hobby, Pro, Print Farm.
 var Tiers = []struct{ ID, Name string }{
 	{"free", "Free"}, {"hobby", "Hobby"}, {"pro", "Pro"}, {"farm", "Print Farm"},
 }
 
-// DefaultTierLimit applies to a tier with no configured limit (SPEC section 9).
+// DefaultTierLimit applies to a tier with no configured limit: 3 a month.
 const DefaultTierLimit = 3
 
 // Limit is the allowance of tier, DefaultTierLimit when unknown.
@@ -271,7 +274,7 @@ func settings() []setting {
 		{"operator-name", "LAYERFIX_OPERATOR_NAME", "", "who runs this server (legal pages)", false, str(func(c *Config) *string { return &c.OperatorName })},
 		{"contact-email", "LAYERFIX_CONTACT_EMAIL", "", "contact address (legal pages)", false, func(c *Config, v string) error {
 			if v != "" {
-				if a, err := mail.ParseAddress(v); err != nil || a.Address != v {
+				if a, err := netmail.ParseAddress(v); err != nil || a.Address != v {
 					return fmt.Errorf("%q is not an email address", v)
 				}
 			}
@@ -349,7 +352,7 @@ func settings() []setting {
 		{"firebase-app-id", "LAYERFIX_FIREBASE_APP_ID", "", "Firebase web app id", false, str(func(c *Config) *string { return &c.FirebaseAppID })},
 		{"smtp-url", "LAYERFIX_SMTP_URL", "", "smtp://user:pass@host:587 or smtps://...:465 (email off when empty)", true, func(c *Config, v string) error {
 			if v != "" {
-				if _, err := newSMTPMailer(v, "x@example.com"); err != nil {
+				if _, err := mail.NewSMTP(v, "x@example.com"); err != nil {
 					return err
 				}
 			}
@@ -358,7 +361,7 @@ func settings() []setting {
 		}},
 		{"mail-from", "LAYERFIX_MAIL_FROM", "", "sender address of emails", false, func(c *Config, v string) error {
 			if v != "" {
-				if _, err := mail.ParseAddress(v); err != nil {
+				if _, err := netmail.ParseAddress(v); err != nil {
 					return fmt.Errorf("%q is not an email address", v)
 				}
 			}
@@ -439,19 +442,19 @@ func settings() []setting {
 	}
 }
 
-// LoadConfig reads flags from args and LAYERFIX_* variables from getenv.
+// Load reads flags from args and LAYERFIX_* variables from getenv.
 // An error names the flag or variable at fault in one line.
-func LoadConfig(args []string, getenv func(string) string) (*Config, error) {
-	c, rest, err := ParseConfig(args, getenv)
+func Load(args []string, getenv func(string) string) (*Config, error) {
+	c, rest, err := Parse(args, getenv)
 	if err == nil && len(rest) > 0 {
 		err = fmt.Errorf("unexpected argument %q", rest[0])
 	}
 	return c, err
 }
 
-// ParseConfig is LoadConfig for subcommands: it returns the arguments
+// Parse is Load for subcommands: it returns the arguments
 // after the flags.
-func ParseConfig(args []string, getenv func(string) string) (*Config, []string, error) {
+func Parse(args []string, getenv func(string) string) (*Config, []string, error) {
 	fs := flag.NewFlagSet("layerfix", flag.ContinueOnError)
 	fs.SetOutput(os.Stderr)
 	ss := settings()

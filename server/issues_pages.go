@@ -15,10 +15,10 @@ import (
 	"github.com/layerfix/layerfix/store"
 )
 
-// Issue pages (issue 14): GET /api/issues with any of limit, cursor,
+// Issue pages: GET /api/issues with any of limit, cursor,
 // status, printer, category, from, to or q answers one page, newest first,
 // with the total that matches and the cursor of the next page. Without
-// them it answers the whole log, as SPEC section 7 describes.
+// them it answers the whole log, as the app has always read it.
 
 const (
 	defaultPageSize = 50
@@ -181,8 +181,8 @@ func (h *issuesAPI) summary(c echo.Context) error {
 		return err
 	}
 	c.Response().Header().Set("Cache-Control", "no-store")
-	return c.JSON(http.StatusOK, map[string]any{
-		"total": counts.Total, "pending": counts.Pending, "inProgress": counts.InProgress,
-		"resolved": counts.Resolved, "open": counts.Pending + counts.InProgress, "recent": recent,
+	return c.JSON(http.StatusOK, issueSummary{
+		Total: counts.Total, Pending: counts.Pending, InProgress: counts.InProgress,
+		Resolved: counts.Resolved, Open: counts.Pending + counts.InProgress, Recent: recent,
 	})
 }
