@@ -187,7 +187,7 @@ describe('anonymous troubleshooting', () => {
     // A fourth analysis from the stale tab: the server refuses, the toast says so, the form gives way.
     await fillForm(other, { brand: 'Anycubic Kobra 2', description: 'Under extrusion and gaps in the top layers.' });
     await other.getByRole('button', { name: 'Analyze Issue' }).click();
-    await other.getByText('Monthly Limit Reached').waitFor({ timeout: 15_000 });
+    await other.getByTestId('toast').getByText('Monthly Limit Reached').waitFor({ timeout: 15_000 });
     await other.waitForURL('**/preview');
     await present(other);
     await other.getByTestId('limit-reached').waitFor();
