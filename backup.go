@@ -115,7 +115,7 @@ func restoreCmd(args []string, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("restore: %w", err)
 	}
-	defer f.Close()
+	defer f.Close() //nolint:errcheck // opened for reading
 	m, err := store.Restore(context.Background(), store.RestoreOptions{DataDir: cfg.DataDir, DatabaseURL: cfg.DatabaseURL, Force: force != ""}, f)
 	if err != nil {
 		return err

@@ -63,7 +63,7 @@ func userCmd(args []string, out io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("open database: %w", err)
 	}
-	defer st.Close()
+	defer st.Close() //nolint:errcheck // the command's writes are committed before it returns
 	switch sub {
 	case "list":
 		users, err := st.ListUsers(ctx)

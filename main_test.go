@@ -57,7 +57,7 @@ func TestTroubleshootWithGemini(t *testing.T) {
 	}{
 		{"good answer", "on", func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, geminiReply(geminiSteps)) }, 200, true},
 		{"always 503", "on", func(w http.ResponseWriter, r *http.Request) {
-			http.Error(w, `{"error":{"code":503,"message":"overloaded","status":"UNAVAILABLE"}}`, 503)
+			http.Error(w, `{"error":{"code":503,"message":"overloaded","status":"UNAVAILABLE"}}`, http.StatusServiceUnavailable)
 		}, 200, false},
 		{"garbage", "on", func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, geminiReply("not json at all")) }, 200, false},
 		{"hangs", "on", func(w http.ResponseWriter, r *http.Request) {
@@ -67,7 +67,7 @@ func TestTroubleshootWithGemini(t *testing.T) {
 			}
 		}, 200, false},
 		{"503 with fallback off", "off", func(w http.ResponseWriter, r *http.Request) {
-			http.Error(w, `{"error":{"code":503,"message":"overloaded","status":"UNAVAILABLE"}}`, 503)
+			http.Error(w, `{"error":{"code":503,"message":"overloaded","status":"UNAVAILABLE"}}`, http.StatusServiceUnavailable)
 		}, 503, false},
 	}
 	for _, c := range cases {
@@ -426,7 +426,7 @@ func TestTroubleshootWithOpenAI(t *testing.T) {
 		{"garbage", func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "\x00\xffnot a completion") }, ai.EngineFallback},
 		{"429", func(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("Retry-After-Ms", "20")
-			http.Error(w, `{"error":{"message":"rate limited","type":"rate_limit_error"}}`, 429)
+			http.Error(w, `{"error":{"message":"rate limited","type":"rate_limit_error"}}`, http.StatusTooManyRequests)
 		}, ai.EngineFallback},
 		{"hangs", func(w http.ResponseWriter, r *http.Request) { <-r.Context().Done() }, ai.EngineFallback},
 	} {

@@ -15,7 +15,7 @@ import (
 // into swap. Unless the operator sets GOMEMLIMIT, the server sets a soft
 // limit from the machine: a quarter of the memory it may use (the cgroup
 // limit in a container, otherwise MemTotal), at least 64 MiB and at most
-// 192 MiB. The request budgets (server/membudget.go) keep what is live well
+// 192 MiB. The request budgets (photos/budget.go) keep what is live well
 // below that, so the limit makes the collector return memory early without
 // ever starving it. GOMEMLIMIT=off (or any Go value such as 512MiB)
 // overrides it.

@@ -103,7 +103,7 @@ const MaxConcurrentHashes = 2
 // hashWait is how long a sign-in waits for a hash slot.
 var hashWait = 15 * time.Second
 
-// ErrHashBusy: no hash slot came free in time.
+// ErrHashBusy means no hash slot came free in time.
 var ErrHashBusy = errors.New("too many sign-ins at once")
 
 // WithHashSlot runs fn holding one of the hash slots.

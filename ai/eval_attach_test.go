@@ -20,7 +20,8 @@ type attachSet struct {
 }
 
 var attachSets = []attachSet{
-	{file: "testdata/attach/locked.json", locked: true},
+	// floors: the locked scores of change 14 (README.md), rounded down
+	{file: "testdata/attach/locked.json", locked: true, hit1: 0.533, hit3: 0.616, bareHit1: 0.066, bareHit3: 0.150},
 	{file: "testdata/attach/train.json"},
 	// written by the knowledge author while writing rules: a tuning set
 	{file: "testdata/attach/dev.json"},

@@ -557,14 +557,6 @@ func compareVersions(a, b []int) int {
 	return 0
 }
 
-// modeFacts is the score the facts add to mode mi.
-func (ev *evidence) modeFacts(mi int) float64 {
-	if ev == nil {
-		return 0
-	}
-	return ev.mode[mi]
-}
-
 // fixScore adjusts the score of fix fi of mode mi: a fix rule that holds
 // adds its weight relative to the best mode's score, a rule-out halves it
 // per unit of weight.

@@ -187,7 +187,7 @@ func (g *Gemini) backoffDelay(n int) time.Duration {
 	d := g.backoff << (n - 1)
 	d = min(d, geminiMaxBackoff)
 	// ±20% jitter so that many clients do not retry in step.
-	return time.Duration(float64(d) * (0.8 + 0.4*rand.Float64()))
+	return time.Duration(float64(d) * (0.8 + 0.4*rand.Float64())) //nolint:gosec // jitter, not a secret
 }
 
 func (g *Gemini) logUsage(resp *genai.GenerateContentResponse, calls int, start time.Time) {

@@ -169,14 +169,6 @@ func (f *facts) speedLimit() float64 {
 	return limit
 }
 
-// materialName is the material as the maker should read it.
-func (f *facts) materialName() string {
-	if f.mat == nil {
-		return "this material"
-	}
-	return f.mat.label()
-}
-
 func (m *material) label() string {
 	if m.Label != "" {
 		return m.Label

@@ -267,7 +267,7 @@ var englishWords = sync.OnceValues(func() ([]string, error) {
 	}
 	list := strings.Split(strings.TrimSpace(string(data)), "\n")
 	if !sort.StringsAreSorted(list) {
-		return nil, fmt.Errorf("English word list is not sorted")
+		return nil, fmt.Errorf("the English word list is not sorted")
 	}
 	return list, nil
 })

@@ -10,7 +10,7 @@ import (
 	"time"
 )
 
-// Paid tiers in display order; free has no price.
+// PaidTiers are the paid tiers in display order; free has no price.
 var PaidTiers = []string{"hobby", "pro", "farm"}
 
 // Provider is what the server needs from the payment provider. Every
@@ -110,17 +110,17 @@ func Live(status string) bool {
 type ErrorKind int
 
 const (
-	// Unavailable: the provider could not be reached, timed out or
+	// Unavailable means the provider could not be reached, timed out or
 	// answered 5xx or 429. Retrying later may work.
 	Unavailable ErrorKind = iota + 1
-	// Declined: the card was declined or needs another payment method.
+	// Declined means the card was declined or needs another payment method.
 	Declined
-	// NotFound: the object does not exist at the provider.
+	// NotFound means the object does not exist at the provider.
 	NotFound
-	// Rejected: the provider refused the request (configuration or
+	// Rejected means the provider refused the request (configuration or
 	// programming error on our side).
 	Rejected
-	// BadSignature: a webhook body did not match its signature or is too old.
+	// BadSignature means a webhook body did not match its signature or is too old.
 	BadSignature
 )
 

@@ -310,6 +310,8 @@ func signatureTime(header string) (time.Time, bool) {
 	return time.Time{}, false
 }
 
+// ParseEvent checks a webhook body against its Stripe-Signature header and
+// decodes the event.
 func (s *Stripe) ParseEvent(payload []byte, signature string) (*Event, error) {
 	// The library refuses old signatures only; one dated in the future (a
 	// replay prepared in advance, or a wrong clock) is refused too.

@@ -77,13 +77,13 @@ func (m *SMTP) Send(ctx context.Context, to, subject, body string) error {
 	if err != nil {
 		return fmt.Errorf("connect to mail server: %w", err)
 	}
-	conn.SetDeadline(deadline)
+	_ = conn.SetDeadline(deadline) // fails only on a closed connection, which the greeting reports
 	c, err := smtp.NewClient(conn, host)
 	if err != nil {
 		conn.Close()
 		return fmt.Errorf("mail server greeting: %w", err)
 	}
-	defer c.Close()
+	defer c.Close() //nolint:errcheck // after Quit, or on a failure already returned
 	if m.u.Scheme == "smtp" {
 		if ok, _ := c.Extension("STARTTLS"); ok {
 			if err := c.StartTLS(&tls.Config{ServerName: host}); err != nil {

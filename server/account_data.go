@@ -13,6 +13,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/layerfix/layerfix/photos"
 	"github.com/layerfix/layerfix/store"
 	"github.com/layerfix/layerfix/store/blob"
 )
@@ -169,7 +170,7 @@ func (h *accountAPI) writeData(ctx context.Context, zw *zip.Writer, acct *store.
 		d := dataIssue{exportedIssue: e, Photos: []string{}}
 		for _, url := range v.PhotoURLs {
 			if id, ok := photoIDOf(url); ok {
-				d.Photos = append(d.Photos, "photos/"+id+photoFileSuffix)
+				d.Photos = append(d.Photos, "photos/"+id+photos.FileSuffix)
 			}
 		}
 		return d, nil
@@ -178,7 +179,7 @@ func (h *accountAPI) writeData(ctx context.Context, zw *zip.Writer, acct *store.
 		return err
 	}
 	return h.store.EachPhoto(ctx, acct.ID, func(p *store.Photo) error {
-		f, err := h.blobs.Open(ctx, p.ID+photoFileSuffix)
+		f, err := h.blobs.Open(ctx, p.ID+photos.FileSuffix)
 		if errors.Is(err, blob.ErrNotFound) {
 			h.log.Warn("data download: photo file missing", "photo", p.ID)
 			return nil
@@ -186,9 +187,9 @@ func (h *accountAPI) writeData(ctx context.Context, zw *zip.Writer, acct *store.
 		if err != nil {
 			return err
 		}
-		defer f.Close()
+		defer f.Close() //nolint:errcheck // opened for reading
 		// JPEGs do not shrink: stored, not deflated.
-		w, err := zw.CreateHeader(&zip.FileHeader{Name: "photos/" + p.ID + photoFileSuffix, Method: zip.Store, Modified: p.CreatedAt})
+		w, err := zw.CreateHeader(&zip.FileHeader{Name: "photos/" + p.ID + photos.FileSuffix, Method: zip.Store, Modified: p.CreatedAt})
 		if err != nil {
 			return err
 		}

@@ -247,8 +247,10 @@ func anyLine(text string, test func(string) bool) bool {
 // section: the line is an INI section header named one of names, or
 // starting with one of prefixes (followed by a name).
 func section(l string, names, prefixes []string) bool {
-	inner, ok := strings.CutPrefix(l, "[")
-	if inner, ok = strings.CutSuffix(inner, "]"); !ok || strings.ContainsAny(inner, "[]") {
+	// Only the closing bracket is required: "name]" reads as a section too.
+	inner, _ := strings.CutPrefix(l, "[")
+	inner, ok := strings.CutSuffix(inner, "]")
+	if !ok || strings.ContainsAny(inner, "[]") {
 		return false
 	}
 	for _, n := range names {

@@ -182,7 +182,8 @@ func (k *knownSignIns) remember(c echo.Context, u *store.User, network string) e
 		b = append(b, k.mac(secret, t)...)
 		parts = append(parts, base64.RawURLEncoding.EncodeToString(b))
 	}
-	c.SetCookie(&http.Cookie{
+	// Secure whenever the request came over HTTPS; plain HTTP on localhost must still work.
+	c.SetCookie(&http.Cookie{ //nolint:gosec
 		Name: deviceCookie, Value: strings.Join(parts, "."), Path: k.base + "/api/auth",
 		MaxAge: int(deviceLife / time.Second), Expires: now.Add(deviceLife),
 		HttpOnly: true, Secure: k.secure(r), SameSite: http.SameSiteLaxMode,

@@ -48,12 +48,13 @@ func (a *assetCache) get(name string, body []byte, compress bool) *encoded {
 	if compress && len(body) > 1024 {
 		var gz bytes.Buffer
 		zw, _ := gzip.NewWriterLevel(&gz, gzip.BestCompression)
-		zw.Write(body)
-		zw.Close()
+		// Writes into a bytes.Buffer do not fail.
+		_, _ = zw.Write(body)
+		_ = zw.Close()
 		var br bytes.Buffer
 		bw := brotli.NewWriterLevel(&br, 9)
-		bw.Write(body)
-		bw.Close()
+		_, _ = bw.Write(body)
+		_ = bw.Close()
 		if gz.Len() < len(body) {
 			e.gzip = gz.Bytes()
 		}

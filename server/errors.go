@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/layerfix/layerfix/photos"
 	"github.com/layerfix/layerfix/store"
 )
 
@@ -259,4 +261,15 @@ func sortedKeys(m map[string]string) []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// budgetErr maps a budget failure to its answer.
+func budgetErr(err error) error {
+	switch {
+	case errors.Is(err, photos.ErrBusy):
+		return apiErr(http.StatusTooManyRequests, "BUSY", "The server is busy processing photos. Please try again in a minute.")
+	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		return apiErr(499, "CLIENT_CLOSED", "The request was cancelled.")
+	}
+	return err
 }

@@ -6,34 +6,9 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
-)
 
-// FuzzImageHeaders feeds the header checks, the EXIF reader and the
-// metadata stripper arbitrary bytes: no panic, and whatever they accept
-// stays within the declared limits.
-func FuzzImageHeaders(f *testing.F) {
-	f.Add(pngHeader(10, 10))
-	f.Add(jpegWithGPS(f))
-	f.Add([]byte("\xff\xd8\xff\xe1\x00\x10Exif\x00\x00MM\x00\x2a\x00\x00\x00\x08"))
-	f.Add([]byte("\x89PNG\r\n\x1a\n\x00\x00\x00\x0dIHDR\x00\x00\x10\x00\x00\x00\x10\x00\x10\x06\x00\x00\x00"))
-	f.Add([]byte("RIFF\x00\x00\x00\x00WEBPVP8 "))
-	f.Fuzz(func(t *testing.T, raw []byte) {
-		if h, err := sniffImage(raw, uploadFormats, maxUploadPixels); err == nil {
-			if int64(h.width)*int64(h.height) > maxUploadPixels || h.decodeCost() <= 0 {
-				t.Fatalf("accepted %+v", h)
-			}
-			if out := stripMetadata(raw, h.format); out != nil && len(out) > len(raw) {
-				t.Fatalf("stripping grew the image from %d to %d bytes", len(raw), len(out))
-			}
-		}
-		if o := exifOrientation(raw); o < 1 || o > 8 {
-			t.Fatalf("orientation %d", o)
-		}
-		jpegFrame(raw)
-		stripJPEG(raw)
-		stripPNG(raw)
-	})
-}
+	"github.com/layerfix/layerfix/photos/photostest"
+)
 
 // FuzzJSONRoutes posts arbitrary bodies to the JSON routes a stranger can
 // reach: every answer is a 2xx or a 4xx in the JSON error shape, never a
@@ -48,7 +23,7 @@ func FuzzJSONRoutes(f *testing.F) {
 	f.Add(uint8(1), `{"category":"other","description":"long enough text","printerBrand":"x","answers":{"same-height":true},"refineToken":"1.AA"}`)
 	f.Add(uint8(0), `{"category":"heating-issues","description":"heater fault at 200 C","printerBrand":"Voron","attachments":[{"name":"klippy.log","text":"password: x\u0000 \ud800\udc00 \udc00"}]}`)
 	f.Add(uint8(1), `{"category":"other","description":"long enough text","printerBrand":"x","answers":{"a":true},"refineToken":"1.AA","attachments":[{"name":"a/b","text":"\\u\u00e9"}]}`)
-	f.Add(uint8(0), `{"images":["`+base64.StdEncoding.EncodeToString(pngHeader(3000, 3000))+`"]}`)
+	f.Add(uint8(0), `{"images":["`+base64.StdEncoding.EncodeToString(photostest.PNGHeader(3000, 3000))+`"]}`)
 	ts := fuzzServer(f)
 	f.Fuzz(func(t *testing.T, which uint8, body string) {
 		path := routes[int(which)%len(routes)]

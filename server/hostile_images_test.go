@@ -6,12 +6,14 @@ import (
 	"encoding/base64"
 	"image"
 	"image/color"
-	"image/jpeg"
 	"image/png"
 	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/layerfix/layerfix/photos"
+	"github.com/layerfix/layerfix/photos/photostest"
 )
 
 func png16(t *testing.T, w, h int) []byte {
@@ -25,28 +27,10 @@ func png16(t *testing.T, w, h int) []byte {
 	return buf.Bytes()
 }
 
-// jpegWithGPS is a small JPEG with an Exif APP1 segment holding a GPS IFD
-// pointer and a comment, as a phone camera writes.
-func jpegWithGPS(t testing.TB) []byte {
-	t.Helper()
-	var buf bytes.Buffer
-	if err := jpeg.Encode(&buf, image.NewGray(image.Rect(0, 0, 32, 24)), nil); err != nil {
-		t.Fatal(err)
-	}
-	raw := buf.Bytes()
-	tiff := []byte("MM\x00\x2a\x00\x00\x00\x08\x00\x01\x88\x25\x00\x04\x00\x00\x00\x01\x00\x00\x00\x1a\x00\x00\x00\x00GPS 51.5N 0.12W")
-	app1 := append([]byte("Exif\x00\x00"), tiff...)
-	seg := append([]byte{0xFF, 0xE1, byte((len(app1) + 2) >> 8), byte(len(app1) + 2)}, app1...)
-	com := append([]byte{0xFF, 0xFE, 0x00, 0x0e}, []byte("home address")...)
-	out := append([]byte{0xFF, 0xD8}, seg...)
-	out = append(out, com...)
-	return append(out, raw[2:]...)
-}
-
-func withBudget(t *testing.T, b **memBudget, size int64) *memBudget {
+func withBudget(t *testing.T, b **photos.Budget, size int64) *photos.Budget {
 	t.Helper()
 	old := *b
-	*b = newMemBudget(size)
+	*b = photos.NewBudget(size)
 	t.Cleanup(func() { *b = old })
 	return *b
 }
@@ -55,7 +39,7 @@ func withBudget(t *testing.T, b **memBudget, size int64) *memBudget {
 // refused before its images are decoded (or its body read).
 func TestOverLimitClientGetsNoDecode(t *testing.T) {
 	ts := newTestServer(t, nil, nil)
-	dec := withBudget(t, &decodeBudget, 128<<20)
+	dec := withBudget(t, &photos.Decode, 128<<20)
 	for i := 0; i < 3; i++ {
 		if w := ts.do(t, "POST", "/api/troubleshoot", validTroubleshoot(nil)); w.Code != 200 {
 			t.Fatalf("analysis %d: %d", i, w.Code)
@@ -66,7 +50,7 @@ func TestOverLimitClientGetsNoDecode(t *testing.T) {
 	if w.Code != 429 {
 		t.Fatalf("over the limit: %d", w.Code)
 	}
-	if p := dec.peak.Load(); p != 0 {
+	if p := dec.Peak(); p != 0 {
 		t.Fatalf("an over-limit request decoded %d bytes of pixels", p)
 	}
 }
@@ -75,7 +59,7 @@ func TestOverLimitClientGetsNoDecode(t *testing.T) {
 // analysis cap are refused without a pixel decoded and without a credit.
 func TestExpensiveImagesRefusedFromTheirHeader(t *testing.T) {
 	ts := newTestServer(t, nil, nil)
-	dec := withBudget(t, &decodeBudget, 128<<20)
+	dec := withBudget(t, &photos.Decode, 128<<20)
 	for _, tc := range []struct {
 		name string
 		img  []byte
@@ -91,7 +75,7 @@ func TestExpensiveImagesRefusedFromTheirHeader(t *testing.T) {
 			t.Errorf("%s: %d %s", tc.name, w.Code, w.Body.String())
 		}
 	}
-	if p := dec.peak.Load(); p != 0 {
+	if p := dec.Peak(); p != 0 {
 		t.Fatalf("refused images were decoded (%d bytes)", p)
 	}
 	if n, _ := ts.store.AnonymousUsage(t.Context(), "192.0.2.1", ts.now()); n != 0 {
@@ -103,7 +87,7 @@ func TestExpensiveImagesRefusedFromTheirHeader(t *testing.T) {
 // uploads never hold more decoded pixels than the budget.
 func TestDecodeBudgetBoundsConcurrentDecodes(t *testing.T) {
 	ws := newWorkspace(t, nil)
-	dec := withBudget(t, &decodeBudget, 40<<20) // room for about two 1500×1500 decodes
+	dec := withBudget(t, &photos.Decode, 40<<20) // room for about two 1500×1500 decodes
 	ada := ws.user(t, "ada@example.com")
 	img := pngImage(t, 1500, 1500) // 9 MB decoded
 	var wg sync.WaitGroup
@@ -129,11 +113,11 @@ func TestDecodeBudgetBoundsConcurrentDecodes(t *testing.T) {
 			t.Errorf("a request under load got %d", c)
 		}
 	}
-	if p := dec.peak.Load(); p == 0 || p > dec.size {
-		t.Fatalf("decode high-water mark %d, budget %d", p, dec.size)
+	if p := dec.Peak(); p == 0 || p > dec.Size() {
+		t.Fatalf("decode high-water mark %d, budget %d", p, dec.Size())
 	}
-	if dec.inUse.Load() != 0 {
-		t.Fatalf("%d bytes of budget never released", dec.inUse.Load())
+	if dec.InUse() != 0 {
+		t.Fatalf("%d bytes of budget never released", dec.InUse())
 	}
 }
 
@@ -142,7 +126,7 @@ func TestDecodeBudgetBoundsConcurrentDecodes(t *testing.T) {
 func TestPhotosReachTheAIWithoutMetadata(t *testing.T) {
 	an := &fakeAnalyzer{}
 	ts := newTestServer(t, nil, an)
-	raw := jpegWithGPS(t)
+	raw := photostest.JPEGWithGPS(t)
 	if !bytes.Contains(raw, []byte("Exif")) {
 		t.Fatal("fixture has no Exif")
 	}

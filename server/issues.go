@@ -16,6 +16,7 @@ import (
 	"github.com/layerfix/layerfix/accounts"
 	"github.com/layerfix/layerfix/ai"
 	"github.com/layerfix/layerfix/config"
+	"github.com/layerfix/layerfix/photos"
 	"github.com/layerfix/layerfix/store"
 	"github.com/layerfix/layerfix/store/blob"
 	"github.com/layerfix/layerfix/textcheck"
@@ -132,7 +133,7 @@ func (h *issuesAPI) create(c echo.Context) (err error) {
 			h.refund(ctx, user.ID, netKey, now)
 		}
 	})
-	release, err := bodyBudget.acquire(ctx, min(3*bodySize(c.Request(), issueBodyLimit), bodyBudget.size))
+	release, err := photos.Body.Acquire(ctx, min(3*photos.BodySize(c.Request(), issueBodyLimit), photos.Body.Size()))
 	if err != nil {
 		return budgetErr(err)
 	}
@@ -322,14 +323,14 @@ func (h *issuesAPI) loadPhotos(ctx context.Context, userID int64, ids []string) 
 	}
 	out := make([]ai.Photo, 0, len(ids))
 	for _, id := range ids {
-		data, err := h.readBlob(ctx, id+photoFileSuffix)
+		data, err := h.readBlob(ctx, id+photos.FileSuffix)
 		if errors.Is(err, blob.ErrNotFound) {
 			return nil, notFoundErr("Photo")
 		}
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, ai.Photo{MIMEType: photoMIME, Data: data})
+		out = append(out, ai.Photo{MIMEType: photos.MIME, Data: data})
 	}
 	return out, nil
 }
@@ -339,7 +340,7 @@ func (h *issuesAPI) readBlob(ctx context.Context, name string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
+	defer f.Close() //nolint:errcheck // opened for reading
 	data, err := io.ReadAll(io.LimitReader(f, maxImageBytes))
 	if err != nil {
 		return nil, fmt.Errorf("read photo %s: %w", name, err)

@@ -62,7 +62,7 @@ func (h *issuesAPI) export(c echo.Context) error {
 	hdr.Set("Cache-Control", "no-store")
 	// Streamed a page of rows at a time: memory stays bounded for a farm's whole history.
 	if format == "json" {
-		return h.streamIssues(c, echo.MIMEApplicationJSONCharsetUTF8, func(v *store.IssueView) (any, error) {
+		return h.streamIssues(c, "application/json; charset=UTF-8", func(v *store.IssueView) (any, error) {
 			return exportWithAttachments(c.Request().Context(), h.store, v)
 		})
 	}
@@ -71,7 +71,7 @@ func (h *issuesAPI) export(c echo.Context) error {
 	hdr.Set(echo.HeaderContentType, "text/csv; charset=utf-8")
 	res.WriteHeader(http.StatusOK)
 	w := csv.NewWriter(res)
-	w.Write(csvHeader)
+	_ = w.Write(csvHeader) // the csv.Writer keeps the error for w.Error below
 	n := 0
 	err := h.store.EachIssue(ctx, user.ID, func(v *store.IssueView) error {
 		var names []string
@@ -84,7 +84,7 @@ func (h *issuesAPI) export(c echo.Context) error {
 				names = append(names, a.Name)
 			}
 		}
-		w.Write(csvRecord(v, names))
+		_ = w.Write(csvRecord(v, names)) // kept for w.Error
 		if n++; n%500 == 0 {
 			w.Flush()
 			res.Flush()
@@ -143,10 +143,12 @@ func writeIssueArray(ctx context.Context, st issueLog, w io.Writer, userID int64
 		sep = ","
 		return enc.Encode(e)
 	})
+	// The closing bracket is best effort: a failed write means the client left,
+	// and the error of the stream itself is the one returned.
 	if sep == "[" {
-		io.WriteString(w, sep)
+		_, _ = io.WriteString(w, sep)
 	}
-	io.WriteString(w, "]\n")
+	_, _ = io.WriteString(w, "]\n")
 	return err
 }
 
@@ -174,7 +176,7 @@ func csvRecord(r *store.IssueView, attachments []string) []string {
 	var summary struct {
 		Summary string `json:"summary"`
 	}
-	json.Unmarshal(e.AIChecklist, &summary)
+	_ = json.Unmarshal(e.AIChecklist, &summary) // a result without a summary exports an empty one
 	resolved := ""
 	if e.ResolvedAt != nil {
 		resolved = e.ResolvedAt.UTC().Format(time.RFC3339)

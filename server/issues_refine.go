@@ -17,6 +17,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/layerfix/layerfix/ai"
+	"github.com/layerfix/layerfix/photos"
 	"github.com/layerfix/layerfix/store"
 	"github.com/layerfix/layerfix/textcheck"
 )
@@ -53,7 +54,7 @@ func refineCanon(r ai.Request) []byte {
 		d := sha256.New()
 		for _, a := range r.Attachments {
 			fmt.Fprintf(d, "%d:%s%d:", len(a.Name), a.Name, len(a.Text))
-			io.WriteString(d, a.Text)
+			_, _ = io.WriteString(d, a.Text) // a hash never fails a write
 		}
 		in = append(in, hex.EncodeToString(d.Sum(nil)))
 	}
@@ -136,7 +137,7 @@ func (t *troubleshootAPI) refine(c echo.Context) (err error) {
 		return notFoundErr("API endpoint")
 	}
 	ctx := c.Request().Context()
-	release, err := bodyBudget.acquire(ctx, min(3*bodySize(c.Request(), refineBodyLimit), bodyBudget.size))
+	release, err := photos.Body.Acquire(ctx, min(3*photos.BodySize(c.Request(), refineBodyLimit), photos.Body.Size()))
 	if err != nil {
 		return budgetErr(err)
 	}

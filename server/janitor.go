@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/layerfix/layerfix/photos"
 	"github.com/layerfix/layerfix/store"
 	"github.com/layerfix/layerfix/store/blob"
 )
@@ -32,7 +33,7 @@ func (p *photosAPI) sweepOrphanPhotos(ctx context.Context) (int, error) {
 			return total, err
 		}
 		for _, id := range ids {
-			if err := p.blobs.Delete(ctx, id+photoFileSuffix); err != nil && !errors.Is(err, blob.ErrNotFound) {
+			if err := p.blobs.Delete(ctx, id+photos.FileSuffix); err != nil && !errors.Is(err, blob.ErrNotFound) {
 				p.log.Warn("delete orphan photo file", "err", err)
 			}
 		}

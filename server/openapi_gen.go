@@ -118,7 +118,7 @@ var fieldSchemas = map[string]rawSchema{
 }
 
 // fieldDocs describe fields, by schema and JSON name.
-var fieldDocs = map[string]string{
+var fieldDocs = map[string]string{ //nolint:gosec // field descriptions, no credentials
 	"Analysis.questions":                  "at most two, answered ones first",
 	"Analysis.answers":                    "narrow-it-down answers by question id (true and false still read as yes and no)",
 	"Analysis.engine":                     "who answered: the built-in engine, Gemini, the operator's OpenAI-compatible model, or the built-in engine after the model failed",
@@ -280,6 +280,14 @@ func (g *schemaGen) fields(t reflect.Type, name string, props rawSchema, require
 			jname = f.Name
 		}
 		key := name + "." + jname
+		if own, ok := schemaNames[t]; ok && own != name {
+			// A field of an embedded named type keeps that type's overrides.
+			if _, mine := fieldSchemas[key]; !mine {
+				if _, mine := fieldDocs[key]; !mine {
+					key = own + "." + jname
+				}
+			}
+		}
 		s, ok := fieldSchemas[key]
 		if !ok {
 			s = g.schema(f.Type)

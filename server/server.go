@@ -195,8 +195,8 @@ func (s *Server) Serve(ctx context.Context, l net.Listener) error {
 			return fmt.Errorf("LAYERFIX_METRICS_ADDR: %w", err)
 		}
 		msrv := &http.Server{Handler: s.metrics.handler(), ReadHeaderTimeout: 10 * time.Second}
-		go msrv.Serve(ml)
-		defer msrv.Close()
+		go msrv.Serve(ml)  //nolint:errcheck // returns when Close below stops it
+		defer msrv.Close() //nolint:errcheck // at shutdown
 		s.log.Info("metrics", "addr", ml.Addr().String())
 	}
 	errc := make(chan error, 1)

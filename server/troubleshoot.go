@@ -10,12 +10,12 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/layerfix/layerfix/textcheck"
-
 	"github.com/labstack/echo/v4"
 
 	"github.com/layerfix/layerfix/ai"
+	"github.com/layerfix/layerfix/photos"
 	"github.com/layerfix/layerfix/store"
+	"github.com/layerfix/layerfix/textcheck"
 )
 
 // anonQuota is the store's anonymous allowance.
@@ -96,7 +96,7 @@ func (t *troubleshootAPI) troubleshoot(c echo.Context) (err error) {
 	}
 	// The body (photos as base64) is held about three times over while it is
 	// decoded: its bytes, the JSON strings and the decoded images.
-	release, err := bodyBudget.acquire(ctx, min(3*bodySize(c.Request(), troubleshootBodyLimit), bodyBudget.size))
+	release, err := photos.Body.Acquire(ctx, min(3*photos.BodySize(c.Request(), troubleshootBodyLimit), photos.Body.Size()))
 	if err != nil {
 		return budgetErr(err)
 	}
@@ -141,7 +141,6 @@ func (t *troubleshootAPI) troubleshoot(c echo.Context) (err error) {
 		taken = append(taken, networkKey(ip))
 	}
 	photos, msg, err := decodeImages(ctx, pending)
-	pending = nil
 	if msg != "" {
 		return validationErr(map[string]string{"images": msg})
 	}

@@ -3,11 +3,9 @@ package server
 import (
 	"bytes"
 	"encoding/base64"
-	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"hash/crc32"
 	"image"
 	"image/color"
 	"image/jpeg"
@@ -17,6 +15,7 @@ import (
 	"time"
 
 	"github.com/layerfix/layerfix/ai"
+	"github.com/layerfix/layerfix/photos/photostest"
 )
 
 func validTroubleshoot(mod func(m map[string]any)) string {
@@ -43,21 +42,6 @@ func jpegB64(t *testing.T, w, h int) string {
 		t.Fatal(err)
 	}
 	return base64.StdEncoding.EncodeToString(buf.Bytes())
-}
-
-// pngHeader is a PNG whose IHDR claims w×h pixels and that holds no data.
-func pngHeader(w, h uint32) []byte {
-	var b bytes.Buffer
-	b.WriteString("\x89PNG\r\n\x1a\n")
-	ihdr := make([]byte, 13)
-	binary.BigEndian.PutUint32(ihdr[0:], w)
-	binary.BigEndian.PutUint32(ihdr[4:], h)
-	ihdr[8], ihdr[9] = 8, 2 // 8-bit RGB
-	chunk := append([]byte("IHDR"), ihdr...)
-	binary.Write(&b, binary.BigEndian, uint32(len(ihdr)))
-	b.Write(chunk)
-	binary.Write(&b, binary.BigEndian, crc32.ChecksumIEEE(chunk))
-	return b.Bytes()
 }
 
 func TestTroubleshootValidation(t *testing.T) {
@@ -100,10 +84,10 @@ func TestTroubleshootValidation(t *testing.T) {
 		}, "images", "Image 1 is not a JPEG or PNG image"},
 		{"not base64", func(m map[string]any) { m["images"] = []string{"%%%"} }, "images", "Image 1 is not valid base64 image data"},
 		{"huge png header", func(m map[string]any) {
-			m["images"] = []string{base64.StdEncoding.EncodeToString(pngHeader(30000, 30000))}
+			m["images"] = []string{base64.StdEncoding.EncodeToString(photostest.PNGHeader(30000, 30000))}
 		}, "images", "Image 1 is too large (30000×30000 pixels): the limit is 4 megapixels"},
 		{"truncated png", func(m map[string]any) {
-			m["images"] = []string{base64.StdEncoding.EncodeToString(pngHeader(10, 10))}
+			m["images"] = []string{base64.StdEncoding.EncodeToString(photostest.PNGHeader(10, 10))}
 		}, "images", "Image 1 is damaged and could not be read"},
 	}
 	for _, c := range cases {

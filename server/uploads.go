@@ -20,12 +20,18 @@ import (
 	"strings"
 	"time"
 
-	"github.com/layerfix/layerfix/textcheck"
-
 	"github.com/labstack/echo/v4"
 
+	"github.com/layerfix/layerfix/photos"
 	"github.com/layerfix/layerfix/store"
 	"github.com/layerfix/layerfix/store/blob"
+	"github.com/layerfix/layerfix/textcheck"
+)
+
+// Upload limits: how many photos one request carries and its body.
+const (
+	maxUploadFiles = maxImages
+	maxUploadBody  = 55 << 20 // five 10 MB files plus multipart framing
 )
 
 // photoStore is what the photo routes need from the database.
@@ -88,7 +94,7 @@ func photoSignature(key []byte, id string, owner, exp int64) string {
 
 // photoPath is the unsigned path of a photo, as stored in issues.
 func (p *photosAPI) photoPath(id string) string {
-	return p.basePath + "/api/photos/" + id + photoFileSuffix
+	return p.basePath + "/api/photos/" + id + photos.FileSuffix
 }
 
 // signedURL is the photo's URL for its owner's browser.
@@ -151,7 +157,7 @@ func (p *photosAPI) upload(c echo.Context) error {
 	if err != nil {
 		return apiErr(http.StatusBadRequest, CodeBadRequest, "The upload could not be read as multipart/form-data.")
 	}
-	var photos []*processedPhoto
+	var processed []*photos.Processed
 	n := 0
 	for {
 		part, err := mr.NextPart()
@@ -176,17 +182,17 @@ func (p *photosAPI) upload(c echo.Context) error {
 		if err != nil {
 			return err
 		}
-		photos = append(photos, ph)
+		processed = append(processed, ph)
 	}
 	if n == 0 {
 		return validationErr(map[string]string{"images": "Choose at least one image to upload"})
 	}
 
 	ctx, user := req.Context(), currentUser(c)
-	records := make([]store.Photo, len(photos))
-	for i, ph := range photos {
-		records[i] = store.Photo{ID: newPhotoID(), UserID: user.ID, SizeBytes: len(ph.data), Width: ph.width, Height: ph.height}
-		if err := p.blobs.Put(ctx, records[i].ID+photoFileSuffix, ph.data); err != nil {
+	records := make([]store.Photo, len(processed))
+	for i, ph := range processed {
+		records[i] = store.Photo{ID: newPhotoID(), UserID: user.ID, SizeBytes: len(ph.Data), Width: ph.Width, Height: ph.Height}
+		if err := p.blobs.Put(ctx, records[i].ID+photos.FileSuffix, ph.Data); err != nil {
 			p.removeBlobs(records[:i])
 			return fmt.Errorf("store photo: %w", err)
 		}
@@ -211,10 +217,10 @@ func (p *photosAPI) upload(c echo.Context) error {
 	return c.JSON(http.StatusOK, uploadResponse{Images: out})
 }
 
-// readPhoto reads one uploaded file (holding its bytes from bodyBudget) and
+// readPhoto reads one uploaded file (holding its bytes from photos.Body) and
 // processes it.
-func (p *photosAPI) readPhoto(ctx context.Context, part io.Reader, name string) (*processedPhoto, error) {
-	release, err := bodyBudget.acquire(ctx, maxImageBytes+1)
+func (p *photosAPI) readPhoto(ctx context.Context, part io.Reader, name string) (*photos.Processed, error) {
+	release, err := photos.Body.Acquire(ctx, maxImageBytes+1)
 	if err != nil {
 		return nil, budgetErr(err)
 	}
@@ -229,10 +235,10 @@ func (p *photosAPI) readPhoto(ctx context.Context, part io.Reader, name string) 
 	if len(raw) == 0 {
 		return nil, validationErr(map[string]string{"images": name + " is empty"})
 	}
-	ph, err := processPhoto(ctx, raw)
-	var pe *photoError
+	ph, err := photos.Process(ctx, raw)
+	var pe *photos.Error
 	if errors.As(err, &pe) {
-		return nil, validationErr(map[string]string{"images": name + " " + pe.msg})
+		return nil, validationErr(map[string]string{"images": name + " " + pe.Error()})
 	}
 	if err != nil {
 		return nil, budgetErr(err)
@@ -244,7 +250,7 @@ func (p *photosAPI) removeBlobs(records []store.Photo) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	for _, r := range records {
-		if err := p.blobs.Delete(ctx, r.ID+photoFileSuffix); err != nil && !errors.Is(err, blob.ErrNotFound) {
+		if err := p.blobs.Delete(ctx, r.ID+photos.FileSuffix); err != nil && !errors.Is(err, blob.ErrNotFound) {
 			p.log.Warn("remove photo after a failed upload", "err", err)
 		}
 	}
@@ -291,22 +297,22 @@ func (p *photosAPI) serve(c echo.Context) error {
 	if !ok {
 		return notFoundErr("Photo")
 	}
-	f, err := p.blobs.Open(ctx, id+photoFileSuffix)
+	f, err := p.blobs.Open(ctx, id+photos.FileSuffix)
 	if errors.Is(err, blob.ErrNotFound) {
 		return notFoundErr("Photo")
 	}
 	if err != nil {
 		return err
 	}
-	defer f.Close()
+	defer f.Close() //nolint:errcheck // opened for reading
 	h := c.Response().Header()
-	h.Set(echo.HeaderContentType, photoMIME)
+	h.Set(echo.HeaderContentType, photos.MIME)
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Content-Security-Policy", "default-src 'none'; sandbox")
 	h.Set("Cache-Control", "private, max-age=31536000, immutable")
 	h.Set("Cross-Origin-Resource-Policy", "same-origin")
 	h.Add("Vary", "Authorization")
-	http.ServeContent(c.Response(), c.Request(), id+photoFileSuffix, ph.CreatedAt, f)
+	http.ServeContent(c.Response(), c.Request(), id+photos.FileSuffix, ph.CreatedAt, f)
 	return nil
 }
 

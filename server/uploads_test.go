@@ -15,6 +15,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/layerfix/layerfix/photos"
+	"github.com/layerfix/layerfix/photos/photostest"
 )
 
 // gpsJPEG is a w×h JPEG with an APP1 Exif segment holding an orientation
@@ -99,7 +102,7 @@ func TestUploadRejects(t *testing.T) {
 	}{
 		{"text named png", map[string][]byte{"cat.png": []byte("this is not an image, just text")}, []string{"cat.png"}, "Image 1 (cat.png) is not a JPEG, PNG or WebP image"},
 		{"html named jpg", map[string][]byte{"x.jpg": []byte("<html><script>alert(1)</script></html>")}, []string{"x.jpg"}, "Image 1 (x.jpg) is not a JPEG, PNG or WebP image"},
-		{"30000x30000 png header", map[string][]byte{"huge.png": pngHeader(30000, 30000)}, []string{"huge.png"}, "Image 1 (huge.png) is too large (30000×30000 pixels): the limit is 12 megapixels"},
+		{"30000x30000 png header", map[string][]byte{"huge.png": photostest.PNGHeader(30000, 30000)}, []string{"huge.png"}, "Image 1 (huge.png) is too large (30000×30000 pixels): the limit is 12 megapixels"},
 		{"truncated png", map[string][]byte{"cut.png": small[:len(small)-20]}, []string{"cut.png"}, "Image 1 (cut.png) is damaged and could not be read"},
 		{"six files", six, names, "You can upload at most 5 images at a time"},
 		{"over 10 MB", map[string][]byte{"a.png": small, "big.png": big}, []string{"a.png", "big.png"}, "Image 2 (big.png) is larger than 10 MB"},
@@ -140,7 +143,7 @@ func TestUploadDropsGPSAndAppliesOrientation(t *testing.T) {
 	ws := newWorkspace(t, nil)
 	ada := ws.user(t, "ada@example.com")
 	raw := gpsJPEG(t, 64, 32, 6) // stored 64×32, shown rotated 90° clockwise
-	if !bytes.Contains(raw, []byte("GPS51.50741N")) || exifOrientation(raw) != 6 {
+	if !bytes.Contains(raw, []byte("GPS51.50741N")) || photos.Orientation(raw) != 6 {
 		t.Fatal("test image lacks its EXIF")
 	}
 	ct, body := multipartImages(t, map[string][]byte{"IMG_0001.JPG": raw}, "IMG_0001.JPG")
@@ -274,7 +277,7 @@ func TestPhotoServing(t *testing.T) {
 
 func TestExifOrientationParser(t *testing.T) {
 	for o := uint16(1); o <= 8; o++ {
-		if got := exifOrientation(gpsJPEG(t, 4, 4, o)); got != int(o) {
+		if got := photos.Orientation(gpsJPEG(t, 4, 4, o)); got != int(o) {
 			t.Fatalf("orientation %d read as %d", o, got)
 		}
 	}
@@ -284,7 +287,7 @@ func TestExifOrientationParser(t *testing.T) {
 		"cut app1":   {0xFF, 0xD8, 0xFF, 0xE1, 0x10, 0x00, 'E', 'x'},
 		"bad length": {0xFF, 0xD8, 0xFF, 0xE1, 0x00, 0x01},
 	} {
-		if got := exifOrientation(b); got != 1 {
+		if got := photos.Orientation(b); got != 1 {
 			t.Fatalf("%s: orientation %d, want 1", name, got)
 		}
 	}

@@ -13,9 +13,9 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/layerfix/layerfix/textcheck"
-
 	"github.com/layerfix/layerfix/ai"
+	"github.com/layerfix/layerfix/photos"
+	"github.com/layerfix/layerfix/textcheck"
 )
 
 // Field rules (lengths, numeric ranges, allowed characters), shared by the anonymous and the signed-in
@@ -160,7 +160,7 @@ var analysisFormats = map[string]bool{"jpeg": true, "png": true}
 // pixels are decoded only after the credit is taken.
 type pendingImage struct {
 	raw []byte
-	hdr imageHeader
+	hdr photos.Header
 }
 
 // checkImages checks base64 JPEG/PNG strings (a data: URL prefix is
@@ -187,9 +187,9 @@ func checkImages(imgs []string) ([]pendingImage, string) {
 		if err != nil || len(raw) == 0 {
 			return nil, fmt.Sprintf("Image %d is not valid base64 image data", n)
 		}
-		h, err := sniffImage(raw, analysisFormats, maxAnalysisPixels)
+		h, err := photos.Sniff(raw, analysisFormats, photos.MaxAnalysisPixels)
 		if err != nil {
-			if err == errNotImage {
+			if err == photos.ErrNotImage {
 				return nil, fmt.Sprintf("Image %d is not a JPEG or PNG image", n)
 			}
 			return nil, fmt.Sprintf("Image %d %s", n, err.Error())
@@ -199,30 +199,30 @@ func checkImages(imgs []string) ([]pendingImage, string) {
 	return out, ""
 }
 
-// decodeImages decodes the checked images one at a time within decodeBudget
+// decodeImages decodes the checked images one at a time within photos.Decode
 // (a damaged image gives a message naming it) and hands the AI their bytes
 // without metadata: EXIF (GPS included), XMP and comments are cut out, or
 // the image is re-encoded when it cannot be parsed for that.
 func decodeImages(ctx context.Context, imgs []pendingImage) ([]ai.Photo, string, error) {
 	out := make([]ai.Photo, 0, len(imgs))
 	for i, p := range imgs {
-		img, done, err := decodeWithin(ctx, p.raw, p.hdr, 0)
-		var pe *photoError
+		img, done, err := photos.DecodeWithin(ctx, p.raw, p.hdr, 0)
+		var pe *photos.Error
 		if errors.As(err, &pe) {
-			return nil, fmt.Sprintf("Image %d %s", i+1, pe.msg), nil
+			return nil, fmt.Sprintf("Image %d %s", i+1, pe.Error()), nil
 		}
 		if err != nil {
 			return nil, "", err
 		}
-		data := stripMetadata(p.raw, p.hdr.format)
-		mime := "image/" + p.hdr.format
+		data := photos.StripMetadata(p.raw, p.hdr.Format)
+		mime := "image/" + p.hdr.Format
 		if data == nil {
 			var buf bytes.Buffer
-			if err := jpeg.Encode(&buf, img, &jpeg.Options{Quality: photoJPEGQ}); err != nil {
+			if err := jpeg.Encode(&buf, img, &jpeg.Options{Quality: photos.JPEGQuality}); err != nil {
 				done()
 				return nil, "", fmt.Errorf("re-encode image %d: %w", i+1, err)
 			}
-			data, mime = buf.Bytes(), photoMIME
+			data, mime = buf.Bytes(), photos.MIME
 		}
 		done()
 		out = append(out, ai.Photo{MIMEType: mime, Data: data})

@@ -168,7 +168,7 @@ func listPhotos(dataDir, linkDir string) ([]backupPhoto, error) {
 			dst := filepath.Join(linkDir, rel)
 			err := os.MkdirAll(filepath.Dir(dst), 0o700)
 			if err == nil {
-				err = os.Link(p, dst)
+				err = os.Link(p, dst) //nolint:gosec // the server's own data dir, writable by this user only
 			}
 			switch {
 			case err == nil:
@@ -197,7 +197,7 @@ func listPhotos(dataDir, linkDir string) ([]backupPhoto, error) {
 func backupTempDir(dataDir string) string {
 	if st, err := os.Stat(dataDir); err == nil && st.IsDir() {
 		if f, err := os.CreateTemp(dataDir, ".write-test-*"); err == nil {
-			f.Close()
+			_ = f.Close() // an empty probe file, removed at once
 			os.Remove(f.Name())
 			return dataDir
 		}
@@ -211,7 +211,7 @@ func addFile(tw *tar.Writer, src, name string, size int64) error {
 	if err != nil {
 		return err
 	}
-	defer f.Close()
+	defer f.Close() //nolint:errcheck // opened for reading
 	st, err := f.Stat()
 	if err != nil {
 		return err
@@ -531,16 +531,17 @@ func byteSize(n uint64) string {
 // A data dir that cannot hold the lock file is left to Open, whose
 // message says what is wrong with it.
 func LockDataDir(dir string) (unlock func(), err error) {
-	os.MkdirAll(dir, 0o700)
+	_ = os.MkdirAll(dir, 0o700) // a failure shows in OpenFile below
 	f, err := os.OpenFile(filepath.Join(dir, lockFile), os.O_CREATE|os.O_RDWR, 0o600)
 	if err != nil {
 		return func() {}, nil
 	}
 	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
-		f.Close()
+		_ = f.Close() // the lock file stays; only the lock matters
 		return nil, fmt.Errorf("another layerfix process is using the data directory %s: stop it first", dir)
 	}
-	return func() { syscall.Flock(int(f.Fd()), syscall.LOCK_UN); f.Close() }, nil
+	// Unlocking at exit: closing the file releases the lock even if LOCK_UN failed.
+	return func() { _ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN); _ = f.Close() }, nil
 }
 
 // preMigrationBackup keeps a copy of a SQLite database before migrations

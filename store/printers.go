@@ -35,14 +35,17 @@ func (s *Store) CreatePrinter(ctx context.Context, p *Printer) error {
 	return nil
 }
 
+// printerFixedColumns are the columns an update never changes: the row's
+// identity and its creation time.
+var printerFixedColumns = []string{"id", "user_id", "created_at"}
+
 // UpdatePrinter writes every editable column of p, only when p.UserID owns
 // the row; otherwise ErrNotFound.
 func (s *Store) UpdatePrinter(ctx context.Context, p *Printer) error {
+	// Every column but the fixed ones, zero values included: a field added
+	// to Printer is written without a list to keep in step.
 	res := s.writer(ctx).Model(&Printer{}).Where("id = ? AND user_id = ?", p.ID, p.UserID).
-		Select("name", "brand", "nozzle_size", "filament_diameter", "build_volume", "host_kind", "host_url", "host_key").
-		Updates(map[string]any{"name": p.Name, "brand": p.Brand, "nozzle_size": p.NozzleSize,
-			"filament_diameter": p.FilamentDiameter, "build_volume": p.BuildVolume,
-			"host_kind": p.HostKind, "host_url": p.HostURL, "host_key": p.HostKey})
+		Select("*").Omit(printerFixedColumns...).Updates(p)
 	if res.Error != nil {
 		return fmt.Errorf("update printer %d: %w", p.ID, res.Error)
 	}

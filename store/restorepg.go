@@ -65,12 +65,12 @@ func pgRestore(ctx context.Context, url, dump string, version int, force bool) e
 	if err != nil {
 		return fmt.Errorf("restore: connect to postgres: %w", err)
 	}
-	defer conn.Close(context.Background())
+	defer conn.Close(context.Background()) //nolint:errcheck // the restore's outcome is the commit's
 	tx, err := conn.Begin(ctx)
 	if err != nil {
 		return fmt.Errorf("restore: %w", err)
 	}
-	defer tx.Rollback(context.Background())
+	defer tx.Rollback(context.Background()) //nolint:errcheck // a no-op after Commit
 	var schema string
 	var exists bool
 	if err := tx.QueryRow(ctx, "SELECT current_schema(), EXISTS (SELECT 1 FROM information_schema.tables WHERE table_schema = current_schema() AND table_name = 'schema_migrations')").Scan(&schema, &exists); err != nil {
@@ -546,7 +546,7 @@ type limitedWriter struct {
 func (l *limitedWriter) Write(p []byte) (int, error) {
 	if l.n > 0 {
 		k := min(len(p), l.n)
-		l.w.Write(p[:k])
+		_, _ = l.w.Write(p[:k]) // keeps what fits; the command's exit status decides
 		l.n -= k
 	}
 	return len(p), nil

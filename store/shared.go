@@ -138,7 +138,7 @@ func (s *Store) WithJanitorLock(ctx context.Context, fn func(ctx context.Context
 		if _, err := conn.ExecContext(uctx, `SELECT pg_advisory_unlock($1)`, janitorLockKey); err != nil {
 			// Drop the connection instead of pooling it: a closed
 			// session gives its advisory locks back.
-			conn.Raw(func(any) error { return driver.ErrBadConn })
+			_ = conn.Raw(func(any) error { return driver.ErrBadConn }) // ErrBadConn drops the connection
 		}
 	}()
 	return fn(ctx)
@@ -173,7 +173,7 @@ func (s *Store) KeyLock(ctx context.Context, name string) (unlock func(), err er
 		return nil, fmt.Errorf("lock %s: %w", name, err)
 	}
 	if _, err := conn.ExecContext(ctx, `SELECT pg_advisory_lock(hashtextextended($1, 0))`, name); err != nil {
-		conn.Raw(func(any) error { return driver.ErrBadConn })
+		_ = conn.Raw(func(any) error { return driver.ErrBadConn }) // ErrBadConn drops the connection
 		conn.Close()
 		release()
 		return nil, fmt.Errorf("lock %s: %w", name, err)
@@ -182,7 +182,7 @@ func (s *Store) KeyLock(ctx context.Context, name string) (unlock func(), err er
 		uctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
 		if _, err := conn.ExecContext(uctx, `SELECT pg_advisory_unlock(hashtextextended($1, 0))`, name); err != nil {
-			conn.Raw(func(any) error { return driver.ErrBadConn })
+			_ = conn.Raw(func(any) error { return driver.ErrBadConn }) // ErrBadConn drops the connection
 		}
 		conn.Close()
 		release()

@@ -111,7 +111,7 @@ func Open(ctx context.Context, opts Options) (*Store, error) {
 		s.gc = newGroupCommitter(s.w)
 	}
 	if err := s.migrate(ctx); err != nil {
-		s.Close()
+		_ = s.Close() // the migration error is the one returned
 		return nil, err
 	}
 	return s, nil
@@ -134,7 +134,6 @@ func (s *Store) Ping(ctx context.Context) error {
 	return db.PingContext(ctx)
 }
 
-// Close closes every connection.
 // DBs are the writer and reader pools (the same one on PostgreSQL), for
 // pool metrics.
 func (s *Store) DBs() (writer, reader *sql.DB) {
@@ -143,6 +142,7 @@ func (s *Store) DBs() (writer, reader *sql.DB) {
 	return writer, reader
 }
 
+// Close closes every connection.
 func (s *Store) Close() error {
 	if s.gc != nil {
 		s.gc.close()

@@ -293,25 +293,6 @@ func fmtNum(v float64) string {
 	return strconv.FormatFloat(v, 'f', -1, 64)
 }
 
-// lowerKey writes s in lower case into buf and returns it as a string
-// backed by buf; the caller uses it only for map look-ups.
-func lowerKey(buf []byte, s string) []byte {
-	buf = buf[:0]
-	for i := 0; i < len(s) && i < cap(buf); i++ {
-		b := s[i]
-		if b >= 'A' && b <= 'Z' {
-			b += 'a' - 'A'
-		}
-		buf = append(buf, b)
-	}
-	return buf
-}
-
-// hasPrefixFold reports whether s starts with prefix, ignoring ASCII case.
-func hasPrefixFold(s, prefix string) bool {
-	return len(s) >= len(prefix) && strings.EqualFold(s[:len(prefix)], prefix)
-}
-
 // cut returns what follows the first sep in s.
 func after(s, sep string) (string, bool) {
 	i := strings.Index(s, sep)
@@ -382,7 +363,8 @@ done:
 	}
 	rest := t[j:]
 	switch {
-	case strings.HasPrefix(rest, " - "):
+	case strings.HasPrefix(rest, " - "), strings.HasPrefix(rest, " : "):
+		// OctoPrint's serial.log "2024-11-02 10:12:44,123 - ", Repetier-Host's "10:12:44.123 : "
 		return rest[3:]
 	case rest == "":
 		return ""

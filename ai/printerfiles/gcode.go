@@ -42,6 +42,8 @@ var slicerKeys = []struct {
 	{"acceleration", true, 10, 100000, []string{"default_acceleration", "outer_wall_acceleration", "acceleration_print", "machine_acceleration"}},
 	{"filament_diameter", true, 1, 3.5, []string{"filament_diameter", "material_diameter"}},
 	{"gcode_flavor", false, 0, 0, []string{"gcode_flavor", "FLAVOR"}},
+	{"retract_restart_extra", true, 0, 10, []string{"retract_restart_extra", "retraction_extra_prime_amount"}},
+	{"coasting", false, 0, 0, []string{"coasting_enable"}},
 }
 
 // gcodeCommands are commands worth noting when a file uses them.
@@ -49,6 +51,7 @@ var gcodeCommands = map[string]bool{
 	"M600": true, "G29": true, "BED_MESH_CALIBRATE": true, "M420": true, "G12": true, "M900": true,
 	"SET_PRESSURE_ADVANCE": true, "M572": true, "G10": true, "G11": true, "PAUSE": true, "M601": true,
 	"PRINT_START": true, "START_PRINT": true, "M190": true, "M109": true, "M116": true, "BED_MESH_PROFILE": true,
+	"G2": true, "G3": true, "EXCLUDE_OBJECT_DEFINE": true, "M486": true,
 }
 
 const maxSlicerKeys = 4096

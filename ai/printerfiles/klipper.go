@@ -262,7 +262,7 @@ var (
 		"pressure_advance": "pressure_advance", "pressure_advance_smooth_time": "pressure_advance_smooth_time",
 		"instantaneous_corner_velocity": "instantaneous_corner_velocity", "min_extrude_temp": "min_extrude_temp",
 	}
-	heaterOpts = map[string]string{
+	heaterOpts = map[string]string{ //nolint:gosec // Klipper option names, no credentials
 		"heater_pin": "heater_pin", "sensor_type": "sensor_type", "sensor_pin": "sensor_pin",
 		"pullup_resistor": "pullup_resistor", "control": "control", "max_power": "max_power",
 		"min_temp": "min_temp", "max_temp": "max_temp", "pwm_cycle_time": "pwm_cycle_time",

@@ -24,6 +24,11 @@ type klippyLog struct {
 	updateList  bool // inside "MCU(s) which should be updated:"
 	groups      []statGroup
 	heaters     heaterTracks
+	dumpTMC     string // the stepper of the last DUMP_TMC command
+	// a "Config error" line waiting for the traceback's message
+	configErr      bool
+	configErrLine  int
+	configErrQuote string
 }
 
 type mcuVersion struct {
@@ -162,6 +167,24 @@ func (lr *klippyLog) line(raw string, n int) {
 	if msg == "" {
 		return
 	}
+	if lr.tmcDump(msg, n, raw) {
+		return
+	}
+	if msg == "Config error" && !lr.configErr {
+		// logging.exception("Config error"): the message ends the traceback that follows
+		lr.configErr, lr.configErrLine, lr.configErrQuote = true, n, raw
+		return
+	}
+	if module, rest, ok := strings.Cut(msg, "rror: "); ok && len(module) < 40 && !strings.ContainsAny(module, " '\"") &&
+		(strings.HasSuffix(module, ".e") || strings.HasSuffix(module, ".E")) {
+		// a traceback's last line, "configparser.Error: Option 'x' in section 'y' must be specified"
+		known := klipperMessage(lr.c, rest, n, raw)
+		if !known && (lr.configErr || strings.HasPrefix(module, "config") || strings.HasPrefix(module, "pins")) {
+			lr.c.event("error.config", "", rest, n, raw)
+		}
+		lr.configErr = false
+		return
+	}
 	if klipperMessage(lr.c, msg, n, raw) {
 		return
 	}
@@ -255,6 +278,9 @@ var klipperMessages = newMessageTable([]message{
 	{"Invalid mpu id", "error.accelerometer", "mpu", 'm'},
 	{"Unable to parse option", "error.config", "", 'm'},
 	{"Include file '", "error.config", "", 'm'},
+	{"Unable to infer homing_positive_dir", "error.config", "", 'm'},
+	// klippy/chelper/serialqueue.c: the USB device went away
+	{"Got EOF when reading from device", "error.lost_communication", "mcu", 'm'},
 })
 
 // klipperMessage reads one Klipper error or status message; it reports
@@ -271,8 +297,9 @@ func klipperMessage(c *collector, msg string, n int, quote string) bool {
 		return mcuShutdown(c, msg, n, quote)
 	case strings.HasPrefix(msg, "Previous MCU '"):
 		return mcuShutdown(c, msg[len("Previous "):], n, quote)
-	case strings.HasPrefix(msg, "Lost communication with MCU '"):
-		name, _, _ := strings.Cut(msg[len("Lost communication with MCU '"):], "'")
+	case strings.HasPrefix(msg, "Lost communication with MCU '"), strings.HasPrefix(msg, "Timeout with MCU '"):
+		_, rest, _ := strings.Cut(msg, "MCU '")
+		name, _, _ := strings.Cut(rest, "'")
 		c.event("error.lost_communication", name, msg, n, quote)
 	case strings.HasPrefix(msg, "mcu '") && (strings.Contains(msg, "Unable to connect") || strings.Contains(msg, "Serial connection closed")):
 		name, _, _ := strings.Cut(msg[len("mcu '"):], "'")
@@ -409,6 +436,30 @@ var tmcFlags = []struct{ field, key string }{
 }
 
 // tmcMessage reads "TMC 'stepper_x' reports error: DRV_STATUS: ... ot=1(...)".
+// tmcDump reads DUMP_TMC's answer ("DUMP_TMC STEPPER=stepper_y", then "//
+// DRV_STATUS: c0100000 s2ga=1 ... stst=1"): the fault flags of the stepper
+// it names. Open-load flags count only while the motor moves (not with
+// stst=1), and cs_actual=0 of a disabled motor is no reset.
+func (lr *klippyLog) tmcDump(msg string, n int, quote string) bool {
+	if rest, ok := strings.CutPrefix(msg, "DUMP_TMC STEPPER="); ok {
+		lr.dumpTMC = stepperSubject(firstWord(rest))
+		return true
+	}
+	if lr.dumpTMC == "" || !strings.HasPrefix(msg, "DRV_STATUS: ") && !strings.HasPrefix(msg, "GSTAT: ") {
+		return false
+	}
+	standstill := strings.Contains(msg, " stst=1")
+	for _, f := range tmcFlags {
+		if f.field == "cs_actual=0" || standstill && (f.field == "ola=" || f.field == "olb=") {
+			continue
+		}
+		if i := strings.Index(msg, " "+f.field); i >= 0 && strings.HasPrefix(msg[i+1+len(f.field):], "1") {
+			lr.c.event(f.key, lr.dumpTMC, strings.TrimSuffix(f.field, "="), n, quote)
+		}
+	}
+	return true
+}
+
 func tmcMessage(c *collector, msg string, n int, quote string) bool {
 	name, ok := between(msg, "TMC '", "'")
 	if !ok {
@@ -562,6 +613,9 @@ func (lr *klippyLog) group(name string) *statGroup {
 
 // finish adds what is learnt from the whole log.
 func (lr *klippyLog) finish() {
+	if lr.configErr {
+		lr.c.event("error.config", "", "Config error", lr.configErrLine, lr.configErrQuote)
+	}
 	c := lr.c
 	for _, g := range lr.groups {
 		switch g.kind {

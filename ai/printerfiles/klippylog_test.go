@@ -315,6 +315,22 @@ func TestKlippyLogMoreMessages(t *testing.T) {
 		{"!! Must home X and Y axes first", want{"error.must_home_first", "", "Must home X and Y axes first"}},
 		{"Include file '/home/pi/printer_data/config/macros.cfg' does not exist", want{"error.config", "", "Include file '/home/pi/printer_data/config/macros.cfg' does not exist"}},
 		{"Unable to write tmc spi 'stepper_x' register GCONF", want{"error.tmc_uart", "x", "Unable to write tmc spi 'stepper_x' register GCONF"}},
+		{"Timeout with MCU 'mcu' (eventtime=12345.678901)", want{"error.lost_communication", "mcu", "Timeout with MCU 'mcu' (eventtime=12345.678901)"}},
+		{"Got EOF when reading from device", want{"error.lost_communication", "mcu", "Got EOF when reading from device"}},
+		{"Unable to infer homing_positive_dir in section 'stepper_x'", want{"error.config", "", "Unable to infer homing_positive_dir in section 'stepper_x'"}},
 		{"Filament Sensor runout_sensor: runout event detected, Time 4567.89", want{"event.filament_runout", "extruder", "Filament Sensor runout_sensor: runout event detected, Time 4567.89"}},
 	})
+}
+
+// DUMP_TMC's register dump (klippy/extras/tmc.py) names the stepper on its
+// command line; open-load flags at standstill are no fault. A config error's
+// message is the last line of the traceback logged after "Config error".
+func TestKlippyDumpTMCAndConfigTraceback(t *testing.T) {
+	rep := read(t, "console.txt", "10:01:02 // Klipper state: Ready\n10:01:02 DUMP_TMC STEPPER=stepper_y\n10:01:02 // ========== Queried registers ==========\n10:01:02 // DRV_STATUS: 98100000 s2ga=1(ShortToGND_A!) cs_actual=16 stealth=1\n10:01:03 DUMP_TMC STEPPER=extruder\n10:01:03 // DRV_STATUS: c0100080 ola=1 olb=1 cs_actual=16 stealth=1 stst=1\n")
+	expectFacts(t, rep, []want{{"error.driver_short_to_ground", "y", "s2ga"}})
+	expectNoFacts(t, rep, []want{{"error.driver_open_load", "", ""}})
+	rep = read(t, "klippy.log", "Starting Klippy...\nConfig error\nTraceback (most recent call last):\n  File \"/home/pi/klipper/klippy/klippy.py\", line 175, in _connect\n    self._read_config()\nconfigparser.Error: Option 'rotation_distance' in section 'extruder' must be specified\n")
+	expectFacts(t, rep, []want{{"error.config", "", "Option 'rotation_distance' in section 'extruder' must be specified"}})
+	rep = read(t, "klippy.log", "Starting Klippy...\nConfig error\n")
+	expectFacts(t, rep, []want{{"error.config", "", "Config error"}})
 }

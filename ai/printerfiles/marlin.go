@@ -39,6 +39,8 @@ type marlinReader struct {
 	// driver is the subject of the last "X driver error detected:", whose
 	// reasons follow on their own lines
 	driver string
+	// tmcCols are the axes of M122's driver table columns
+	tmcCols []string
 }
 
 var hostPrefixes = []string{"Recv: ", "Recv:", "echo:", "!!DEBUG: send ", "<<< ", "READ: "}
@@ -280,9 +282,99 @@ func (mr *marlinReader) line(raw string, n int, buf []param) {
 		}
 	case strings.Contains(s, "No more candidates to test"):
 		c.event("error.mcu_connect", "mcu", s, n, raw)
+	case strings.IndexByte(s, '\t') > 0 && mr.tmcReport(s, n, raw):
 	default:
 		m119(c, s, n, raw)
 	}
+}
+
+// tmcRows are the rows of M122's driver report read into facts: a value
+// per axis, or "*" under the axes whose DRV_STATUS flag is set.
+var tmcRows = map[string]struct {
+	key  string
+	kind byte // 'f' flag, 'c' current (mA), 'm' microsteps, 'b' true/false
+}{
+	"Set current": {"driver.run_current", 'c'}, "msteps": {"microsteps", 'm'},
+	"stealthChop": {"driver.stealthchop", 'b'}, "OT prewarn": {"warning.driver_over_temperature", 'b'},
+	"ola": {"error.driver_open_load", 'f'}, "olb": {"error.driver_open_load", 'f'},
+	"s2ga": {"error.driver_short_to_ground", 'f'}, "s2gb": {"error.driver_short_to_ground", 'f'},
+	"s2vsa": {"error.driver_short_to_supply", 'f'}, "s2vsb": {"error.driver_short_to_supply", 'f'},
+	"otpw": {"warning.driver_over_temperature", 'f'}, "ot": {"error.driver_over_temperature", 'f'},
+}
+
+// tmcReport reads a line of M122's driver table (feature/tmc_util.cpp):
+// a header of axis labels ("\tX\tY\tZ\tE", "DRVSTATUS\tX\tY\tZ\tE"), then rows
+// of a label and one tab-separated value per axis; a label shorter than a
+// tab stop is followed by an extra tab. It reports whether s was one.
+func (mr *marlinReader) tmcReport(s string, n int, quote string) bool {
+	if len(s) > 200 || strings.Count(s, "\t") > 16 {
+		return false
+	}
+	fields := strings.Split(s, "\t")
+	label, vals := strings.TrimSpace(fields[0]), fields[1:]
+	if len(label) < 8 && len(vals) > 0 && vals[0] == "" {
+		vals = vals[1:]
+	}
+	if label == "DRVSTATUS" || tmcAxisLabel(label) {
+		cols := vals
+		if label != "DRVSTATUS" {
+			cols = fields
+		}
+		subjects := make([]string, 0, len(cols))
+		for _, f := range cols {
+			if f = strings.TrimSpace(f); f != "" {
+				if !tmcAxisLabel(f) {
+					return false
+				}
+				subjects = append(subjects, marlinAxisSubject(strings.ToLower(f)))
+			}
+		}
+		mr.tmcCols = subjects
+		return len(subjects) > 0
+	}
+	row, ok := tmcRows[label]
+	if !ok || mr.tmcCols == nil {
+		return false
+	}
+	for i, v := range vals {
+		if i >= len(mr.tmcCols) {
+			break
+		}
+		subject, v := mr.tmcCols[i], strings.TrimSpace(v)
+		switch row.kind {
+		case 'f':
+			if v == "*" {
+				mr.c.event(row.key, subject, label, n, quote)
+			}
+		case 'c':
+			if a, ok := parseNum(v); ok && a > 0 {
+				mr.c.setNum(row.key, subject, round4(a/1000), n, quote)
+			}
+		case 'm':
+			if m, ok := parseNum(v); ok && m > 0 {
+				mr.c.setNum(axisKey(subject)+row.key, subject, m, n, quote)
+			}
+		case 'b':
+			if v != "true" && v != "false" {
+				continue
+			}
+			if row.key == "driver.stealthchop" {
+				mr.c.setBool(row.key, subject, v == "true", n, quote)
+			} else if v == "true" {
+				mr.c.event(row.key, subject, label, n, quote)
+			}
+		}
+	}
+	return true
+}
+
+// tmcAxisLabel reports whether s names a stepper in M122's table: X, Y2,
+// Z3, E, E1...
+func tmcAxisLabel(s string) bool {
+	if s == "" || len(s) > 2 || !strings.ContainsRune("XYZE", rune(s[0])) {
+		return false
+	}
+	return len(s) == 1 || s[1] >= '0' && s[1] <= '7'
 }
 
 var reportedCaps = map[string]bool{

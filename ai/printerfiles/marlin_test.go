@@ -351,3 +351,31 @@ func TestMarlinMoreMessages(t *testing.T) {
 	rep = read(t, "serial.log", "Recv: start\nRecv: overtemperature\n")
 	expectNoFacts(t, rep, []want{{"error.driver_over_temperature", "", ""}})
 }
+
+// Repetier-Host's log prefixes each line with "HH:MM:SS.mmm : ".
+func TestMarlinRepetierHostLog(t *testing.T) {
+	rep := read(t, "repetier.txt", "18:04:50.312 : N3 M503*33\n18:04:50.326 : echo:  M92 X80.00 Y80.00 Z400.00 E93.00\n18:04:50.330 : echo:  M851 X-44.00 Y-7.00 Z2.15\n")
+	expectFacts(t, rep, []want{{"extruder.steps_per_mm", "extruder", "~93"}, {"probe.trigger_height", "probe", "~-2.15"}})
+}
+
+// M122's driver table (Marlin/src/feature/tmc_util.cpp, tmc_report_all):
+// tab-separated columns per axis, DRV_STATUS flags marked "*".
+func TestMarlinM122Table(t *testing.T) {
+	text := "Send: M122\nRecv: \t\tX\tY\tZ\tE\nRecv: Address\t\t0\t1\t2\t3\nRecv: Enabled\t\ttrue\ttrue\ttrue\ttrue\n" +
+		"Recv: Set current\t580\t580\t580\t650\nRecv: RMS current\t571\t571\t571\t637\nRecv: msteps\t\t16\t16\t16\t16\n" +
+		"Recv: stealthChop\ttrue\ttrue\tfalse\tfalse\nRecv: OT prewarn\tfalse\tfalse\tfalse\ttrue\nRecv: Driver registers:\n" +
+		"Recv: DRVSTATUS\tX\tY\tZ\tE\nRecv: stst\t\t*\t*\t*\t\nRecv: olb\t\t\t\t\t*\nRecv: ola\t\t\t\t\t\n" +
+		"Recv: s2gb\t\t\t*\t\t\nRecv: s2ga\t\t\t\t\t\nRecv: otpw\t\t\t\t\t*\nRecv: ot\t\t\t\t\t\n"
+	rep := read(t, "M122.txt", text)
+	expectFacts(t, rep, []want{
+		{"driver.run_current", "x", "~0.58"}, {"driver.run_current", "extruder", "~0.65"},
+		{"stepper.microsteps", "y", "~16"}, {"extruder.microsteps", "extruder", "~16"},
+		{"driver.stealthchop", "x", "true"}, {"driver.stealthchop", "extruder", "false"},
+		{"error.driver_open_load", "extruder", "olb"}, {"error.driver_short_to_ground", "y", "s2gb"},
+		{"warning.driver_over_temperature", "extruder", "OT prewarn"},
+	})
+	expectNoFacts(t, rep, []want{{"error.driver_open_load", "x", ""}, {"error.driver_over_temperature", "", ""}, {"error.driver_short_to_ground", "x", ""}})
+	// a flag row before any header is no fact
+	rep = read(t, "M122.txt", "Recv: start\nRecv: olb\t\t*\t*\n")
+	expectNoFacts(t, rep, []want{{"error.driver_open_load", "", ""}})
+}

@@ -10,7 +10,7 @@ import { describe, test } from 'node:test';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import { newPage } from './browser.mjs';
-import { makePng, resultsDir, signIn, signUpViaApi, useServerAndBrowser } from './helpers.mjs';
+import { makePng, openAccount, resultsDir, signIn, signUpViaApi, useServerAndBrowser } from './helpers.mjs';
 import { binaryPath } from './server.mjs';
 
 const run = promisify(execFile);
@@ -105,19 +105,6 @@ const overflowOf = (page) => page.evaluate(() => document.documentElement.scroll
 async function noSidewaysScroll(page, where) {
   const overflow = await overflowOf(page);
   assert.ok(overflow <= 0, `${where}: the page is ${overflow} px wider than the ${page.viewportSize().width} px screen`);
-}
-
-/** Opens the account screen from the navigation: the drawer on a phone, the avatar menu on a desktop. */
-async function openAccount(page, phone) {
-  if (phone) {
-    await page.getByRole('button', { name: 'Open menu' }).click();
-    await page.getByRole('navigation', { name: 'Mobile' }).getByRole('link', { name: 'Account' }).click();
-  } else {
-    await page.getByRole('button', { name: 'Account menu' }).click();
-    await page.getByRole('menuitem', { name: 'Account' }).click();
-  }
-  await page.waitForURL('**/account');
-  await page.getByRole('heading', { name: 'Your Account', level: 1 }).waitFor();
 }
 
 describe('the maker account', () => {

@@ -1,7 +1,8 @@
 // Firebase mode in a real browser against the Firebase Auth emulator (firebase-tools of
 // scripts/firebase): sign-up, session, sign-out, the verification and reset mails, the one
-// sign-in failure message, a disabled account and the anonymous usage transfer, at 390 px and on
-// a desktop. One emulator, one server, one browser.
+// sign-in failure message, a disabled account, the anonymous usage transfer and the account
+// screen (rename; deletion removes the Firebase user too), at 390 px and on a desktop.
+// One emulator, one server, one browser.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -12,7 +13,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { launchBrowser, newPage } from './browser.mjs';
-import { resultsDir, signIn } from './helpers.mjs';
+import { openAccount, resultsDir, signIn } from './helpers.mjs';
 import { startServer } from './server.mjs';
 
 const firebaseBin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'scripts', 'firebase', 'node_modules', '.bin', 'firebase');
@@ -26,7 +27,8 @@ const viewports = [
   ['1280', { width: 1280, height: 800 }],
 ];
 
-const shot = (page, name) => page.screenshot({ path: path.join(resultsDir, `firebase-${name}.png`), fullPage: true });
+// A dialog is shot as the screen shows it: a full-page shot moves the fixed backdrop.
+const shot = (page, name, fullPage = true) => page.screenshot({ path: path.join(resultsDir, `firebase-${name}.png`), fullPage });
 const pathOf = (page) => new URL(page.url()).pathname;
 
 function freePort() {
@@ -107,6 +109,15 @@ async function emulatorClient(host, stop) {
     async account(email) {
       const { users } = await admin('POST', `${api}/v1/projects/${PROJECT}/accounts:lookup`, { email: [email] });
       return users?.[0] ?? null;
+    },
+    /** Creates an email/password account as the SDK's sign-up does. */
+    async signUp(email, password, displayName) {
+      const res = await fetch(`${api}/v1/accounts:signUp?key=demo-api-key`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ email, password, displayName }),
+      });
+      assert.equal(res.status, 200, await res.text());
     },
     disable: (localId) => admin('POST', `${api}/v1/projects/${PROJECT}/accounts:update`, { localId, disableUser: true }),
     stop,
@@ -256,6 +267,57 @@ describe('Firebase mode against the Auth emulator', () => {
       await page.getByRole('button', { name: 'Account menu' }).click();
       await page.getByRole('menu').getByRole('menuitem', { name: 'Sign Out' }).click();
     }
+  }
+
+  async function shownName(page, width, name) {
+    await page.getByRole('button', { name: width < 600 ? 'Open menu' : 'Account menu' }).click();
+    await page.getByTestId('user-name').filter({ hasText: name }).first().waitFor();
+    await page.keyboard.press('Escape');
+  }
+
+  for (const [label, viewport] of viewports) {
+    test(`${label} px: the account screen renames and deletes, the Firebase user too`, async () => {
+      const email = `lin-${label}-${RUN}@example.com`;
+      await emulator.signUp(email, PASSWORD, 'Lin');
+      const { page, errors } = await freshPage(viewport);
+      await signIn(page, server.baseURL, email, PASSWORD);
+      await page.waitForURL('**/dashboard');
+      await openAccount(page, viewport.width < 600);
+
+      // Rename: kept by Firebase and the server, shown in the menu, still there after a reload.
+      const profile = page.getByTestId('account-profile');
+      await profile.getByLabel('Display Name').fill('Lin Renamed');
+      await profile.getByRole('button', { name: 'Save Name' }).click();
+      await profile.getByText('Your display name was saved.').waitFor();
+      await shot(page, `account-renamed-${label}`);
+      await shownName(page, viewport.width, 'Lin Renamed');
+      assert.equal((await emulator.account(email)).displayName, 'Lin Renamed');
+      await page.reload();
+      await page.getByTestId('account-profile').getByLabel('Display Name').waitFor();
+      assert.equal(await page.getByTestId('account-profile').getByLabel('Display Name').inputValue(), 'Lin Renamed');
+      await shownName(page, viewport.width, 'Lin Renamed');
+
+      // Delete: a wrong password is refused, the right one signs in again and deletes.
+      await page.getByRole('button', { name: 'Delete my account' }).click();
+      const dialog = page.getByRole('dialog');
+      await dialog.getByLabel('Password').fill('not-my-password');
+      await dialog.getByRole('button', { name: 'Delete Account' }).click();
+      await dialog.getByText('Incorrect password').waitFor();
+      await shot(page, `account-delete-refused-${label}`, false);
+      assert.ok(await emulator.account(email), 'a wrong password deletes nothing');
+      await dialog.getByLabel('Password').fill(PASSWORD);
+      await shot(page, `account-delete-${label}`, false);
+      await dialog.getByRole('button', { name: 'Delete Account' }).click();
+      await page.waitForURL((u) => u.pathname === '/');
+      await page.getByText('Your account and everything in it were deleted.').waitFor();
+      await shot(page, `account-deleted-${label}`);
+      assert.equal(await emulator.account(email), null, 'the Firebase user is deleted');
+
+      await signIn(page, server.baseURL, email, PASSWORD);
+      assert.equal((await page.getByTestId('auth-error').innerText()).trim(), ONE_MESSAGE);
+      assert.deepEqual(errors.map(String), []);
+      await page.close();
+    });
   }
 
   test('a user disabled in the emulator gets 401 and lands on /login', async () => {

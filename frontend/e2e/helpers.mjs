@@ -53,6 +53,19 @@ export async function signIn(page, baseURL, email, password) {
   await page.getByRole('button', { name: 'Sign In', exact: true }).click();
 }
 
+/** Opens the account screen from the navigation: the drawer on a phone, the avatar menu on a desktop. */
+export async function openAccount(page, phone) {
+  if (phone) {
+    await page.getByRole('button', { name: 'Open menu' }).click();
+    await page.getByRole('navigation', { name: 'Mobile' }).getByRole('link', { name: 'Account' }).click();
+  } else {
+    await page.getByRole('button', { name: 'Account menu' }).click();
+    await page.getByRole('menuitem', { name: 'Account' }).click();
+  }
+  await page.waitForURL('**/account');
+  await page.getByRole('heading', { name: 'Your Account', level: 1 }).waitFor();
+}
+
 /** Encodes a w×h RGB gradient as a PNG, so the tests need no fixture file. */
 export function makePng(w, h) {
   const chunk = (type, data) => {

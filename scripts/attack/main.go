@@ -526,7 +526,7 @@ func metricsFlood(bin string) {
 	before := scrape()
 	var sent atomic.Int64
 	parallel(16, func(i int) int {
-		rng := rand.New(rand.NewPCG(uint64(i), 7))
+		rng := rand.New(rand.NewPCG(uint64(i), 7)) //nolint:gosec // reproducible junk text, not a secret
 		word := func(k int) string {
 			b := make([]byte, k)
 			for i := range b {

@@ -265,7 +265,7 @@ func bareEcho() string {
 	e.GET("/hello", func(c echo.Context) error { return c.JSON(200, map[string]string{"hello": "world"}) })
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	check(err)
-	go http.Serve(l, e)
+	go http.Serve(l, e) //nolint:errcheck,gosec // a loopback benchmark server, stopped with the process
 	return "http://" + l.Addr().String()
 }
 

@@ -47,6 +47,7 @@ type S3Config struct {
 func ParseS3URL(raw string) (S3Config, error) {
 	u, err := url.Parse(raw)
 	if err != nil || u.Scheme != "s3" || u.Host == "" {
+		//nolint:staticcheck // the trailing "..." is part of the address format shown
 		return S3Config{}, fmt.Errorf("%q is not s3://bucket[/prefix]?endpoint=host:port&region=...", raw)
 	}
 	if u.User != nil {
@@ -158,7 +159,7 @@ func (s *S3) Open(ctx context.Context, name string) (io.ReadSeekCloser, error) {
 		return nil, fmt.Errorf("open %s: %w", name, err)
 	}
 	if _, err := obj.Stat(); err != nil {
-		obj.Close()
+		_ = obj.Close() // the Stat error is the one that matters
 		if isNoSuchKey(err) {
 			return nil, ErrNotFound
 		}

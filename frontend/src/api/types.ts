@@ -1,118 +1,40 @@
+import type { components, paths } from './schema.gen';
+
 // Wire types of the JSON API: the entities and the calls' bodies.
 
 export type Tier = 'free' | 'hobby' | 'pro' | 'farm';
 export type Priority = 'high' | 'medium' | 'low';
 export type IssueStatus = 'pending' | 'in-progress' | 'resolved';
 
-export interface TroubleshootingStep {
-  title: string;
-  description: string;
-  priority: Priority;
-}
+export type TroubleshootingStep = components['schemas']['Step'];
 
 /** A narrow-it-down question of the built-in engine; answering it re-ranks the steps. */
-export interface NarrowQuestion {
-  id: string;
-  text: string;
-}
+export type NarrowQuestion = components['schemas']['Question'];
 
 /** An answer to a narrow-it-down question: 'unsure' changes no score. */
 export type NarrowAnswer = 'yes' | 'no' | 'unsure';
 
-/** The AI result, stored as troubleshootingData / aiChecklist. */
-export interface TroubleshootingResult {
-  summary: string;
-  steps: TroubleshootingStep[];
-  additionalTips: string[];
-  /** Up to two questions separating close causes, answered ones first (built-in engine only). */
-  questions?: NarrowQuestion[];
-  /** Answers given so far, by question id. */
-  answers?: Record<string, NarrowAnswer>;
-  /** Who answered: the built-in engine, Gemini, the operator's OpenAI-compatible model, or the built-in engine after the model failed. */
-  engine?: 'built-in' | 'gemini' | 'openai' | 'fallback';
-  /** The remote model that answered (or, with engine fallback, the one that failed). */
-  model?: string;
-  /** With engine fallback: the engine that failed. */
-  fallbackFrom?: 'gemini' | 'openai';
-  /**
-   * Binds an anonymous result's inputs for 24 hours: it lets the result be narrowed down without
-   * spending a credit, and saved to the account the maker signs up for.
-   */
-  refineToken?: string;
-  /** The server's signature: only results it made can be shared. */
-  signature?: string;
-}
+/**
+ * The AI result (troubleshootingData, a saved issue's aiChecklist); an analysis's answer also
+ * carries its refine token and signature.
+ */
+export type TroubleshootingResult = components['schemas']['Analysis'] &
+  Partial<Pick<components['schemas']['AIResult'], 'refineToken' | 'signature'>>;
 
-export interface UserProfile {
-  id: number;
-  firebaseUid: string;
-  email: string;
-  displayName: string | null;
-  subscriptionStatus?: string | null;
-  subscriptionTier?: Tier | null;
-  monthlyUsage?: number;
-}
+export type UserProfile = components['schemas']['Profile'];
 
-export interface Printer {
-  id: number;
-  userId?: number;
-  name: string;
-  brand: string;
-  nozzleSize: number;
-  filamentDiameter?: number;
-  buildVolume?: string | null;
-  createdAt?: string;
-  /** The host that drives the printer; its API key is never sent back, only whether one is saved. */
-  host?: PrinterHost | null;
-}
+export type Printer = components['schemas']['Printer'];
 
 export type HostKind = 'moonraker' | 'octoprint' | 'prusalink';
 
-export interface PrinterHost {
-  kind: HostKind;
-  url: string;
-  hasApiKey: boolean;
-}
+export type PrinterHost = components['schemas']['Host'];
 
-export interface PrinterHostInput {
-  kind: HostKind;
-  url: string;
-  /** Left out: keep the saved key (same kind and address only); '': remove it. */
-  apiKey?: string;
-}
+export type PrinterHostInput = components['schemas']['HostInput'];
 
-export interface PrinterInput {
-  name: string;
-  brand: string;
-  nozzleSize: number;
-  buildVolume?: string | null;
-  /** Left out: keep the host; null: unlink it. */
-  host?: PrinterHostInput | null;
-}
+export type PrinterInput = components['schemas']['PrinterInput'];
 
 /** What POST /api/printers/{id}/pull found on the printer's host. */
-export interface PullResult {
-  kind: HostKind;
-  software?: string;
-  state?: string;
-  message?: string;
-  job?: { file: string; status: string; reason?: string };
-  form: {
-    /** The issue category the printer's errors point to. */
-    category?: string;
-    material?: string;
-    nozzleTemp?: number;
-    bedTemp?: number;
-    layerHeight?: number;
-    infill?: number;
-    slicerSettings?: Record<string, string | number>;
-  };
-  attachments: { name: string; text: string }[];
-  /** What the printer says, for the maker to review before Analyze. */
-  summary: string;
-  /** What could not be read, and why. */
-  notes: string[];
-}
+export type PullResult = paths['/api/printers/{id}/pull']['post']['responses'][200]['content']['application/json'];
 
 /** What a user tells about a failed print: the fields every issue form sends. */
 export interface IssueFields {
@@ -157,36 +79,9 @@ export type AttachmentKind =
   | 'unknown';
 
 /** A saved issue's attachment; its text is at GET /api/issues/{id}/attachments/{n} (owner only). */
-export interface AttachmentInfo {
-  name: string;
-  kind: AttachmentKind;
-  label: string;
-  bytes: number;
-}
+export type AttachmentInfo = components['schemas']['Attachment'];
 
-export interface Issue extends IssueFields {
-  id: number;
-  /** The category the analysis diagnosed; null when none (or saved before it was kept). */
-  diagnosedCategory?: string | null;
-  userId: number;
-  printerId: number | null;
-  photoUrls: string[];
-  aiChecklist: TroubleshootingResult | null;
-  /** Signature of aiChecklist, for sharing it. */
-  aiChecklistSignature?: string;
-  status: IssueStatus;
-  resolvedAt: string | null;
-  workingRecommendations: string[];
-  /** Titles of the steps the maker ticked, stored with the issue. */
-  checkedSteps?: string[];
-  resolutionNotes: string | null;
-  createdAt: string;
-  printer?: { name: string; brand: string } | null;
-  /** How many files are attached (every issue answer). */
-  attachmentCount?: number;
-  /** Names, kinds and sizes of the attached files (on one issue's answers only). */
-  attachments?: AttachmentInfo[];
-}
+export type Issue = components['schemas']['Issue'];
 
 export interface IssueInput extends IssueFields {
   printerId: number;
@@ -218,64 +113,29 @@ export interface SaveAnalysisInput extends Omit<TroubleshootInput, 'images' | 's
   photoUrls: string[];
 }
 
-export interface PricingEntry {
-  tier: Tier;
-  amount: number;
-}
+export type PricingEntry = components['schemas']['PriceEntry'];
 
-export interface PlanLimit {
-  name: string;
-  limit: number;
-}
+export type PlanLimit = components['schemas']['PlanLimit'];
 
 export type UsageLimits = Partial<Record<Tier, PlanLimit>>;
 
-export interface PublicUsage {
-  currentUsage: number;
-  /** When this month's free analyses return (RFC 3339). */
-  resetsAt?: string;
-}
+export type PublicUsage = paths['/api/public-usage']['get']['responses'][200]['content']['application/json'];
 
-export interface UploadResponse {
-  images: { url: string }[];
-}
+export type UploadResponse = paths['/api/upload-images']['post']['responses'][200]['content']['application/json'];
 
-export interface ShareResponse {
-  shareId: string;
-}
+export type ShareResponse = paths['/api/share-results']['post']['responses'][201]['content']['application/json'];
 
-export interface SharedResult {
-  shareId: string;
-  title: string;
-  troubleshootingData: TroubleshootingResult;
-  createdAt: string;
-}
+export type SharedResult = components['schemas']['SharedResult'];
 
-export interface CreateSubscriptionResponse {
-  clientSecret?: string | null;
-  message?: string;
-}
+export type CreateSubscriptionResponse = paths['/api/create-subscription']['post']['responses'][200]['content']['application/json'];
 
 /** The JSON error body of every API error. */
-export interface ApiErrorBody {
-  error: { code: string; message: string; fields?: Record<string, string> };
-}
+export type ApiErrorBody = components['schemas']['Error'];
 
 // ---- The maker's own account (/account) ----
 
 /** POST /api/user/email: pending when a confirmation link went to the new address. */
-export interface EmailChangeResult {
-  email: string;
-  pending: boolean;
-  message: string;
-}
+export type EmailChangeResult = components['schemas']['EmailChangeResult'];
 
 /** DELETE /api/user. */
-export interface DeleteAccountResult {
-  deleted: boolean;
-  /** A paid subscription was canceled at the payment provider first. */
-  subscriptionCanceled: boolean;
-  /** Firebase mode: the server deleted the Firebase account (false: the browser deletes it). */
-  identityDeleted?: boolean;
-  message: string;
-}
+export type DeleteAccountResult = components['schemas']['DeleteAccountResult'];

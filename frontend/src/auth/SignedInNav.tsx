@@ -1,8 +1,8 @@
 // Top navigation for signed-in users:
 // Dashboard, Issues, 'New Issue', the usage badge and the user menu
 // (an avatar menu on desktop, a side drawer on mobile) with Account, Subscription and Sign Out.
-import { useEffect, useState, type MouseEvent, type ReactElement } from 'react';
-import { Link as RouterLink, useLocation, useMatch, useNavigate } from 'react-router-dom';
+import { useState, type MouseEvent, type ReactElement } from 'react';
+import { Link as RouterLink, useMatch } from 'react-router-dom';
 import AppBar from '@mui/material/AppBar';
 import Avatar from '@mui/material/Avatar';
 import Box from '@mui/material/Box';
@@ -31,6 +31,7 @@ import MenuRoundedIcon from '@mui/icons-material/MenuRounded';
 import { Logo } from '../components/Logo';
 import { UsageBadge } from '../features/usage/UsageBadge';
 import { clearFormDraft, userDraftKey } from '../features/issueform/draft';
+import { useLeaveSignedIn } from './leaveSignedIn';
 import { useAuth } from './useAuth';
 import { userDisplayName, userInitials } from './userDisplay';
 
@@ -109,7 +110,6 @@ function UserSummary() {
 
 export function SignedInNav() {
   const { signOut, user } = useAuth();
-  const navigate = useNavigate();
   const [menuAnchor, setMenuAnchor] = useState<HTMLElement | null>(null);
   const [drawerOpen, setDrawerOpen] = useState(false);
   const closeAll = () => {
@@ -117,22 +117,15 @@ export function SignedInNav() {
     setDrawerOpen(false);
   };
 
-  // Sign-out goes to / first and signs out once there, so the guard of the
-  // protected screen being left does not send the user to /login.
-  const { pathname } = useLocation();
-  const [signingOut, setSigningOut] = useState(false);
-  useEffect(() => {
-    if (!signingOut || pathname !== '/') return;
-    // Signing out on purpose leaves nothing typed behind for the next person at this browser
-    // (the form has been left, so its last draft is written by now).
-    if (user) clearFormDraft(userDraftKey(user));
-    void signOut(); // failures are only logged, by the provider
-  }, [pathname, signOut, signingOut, user]);
+  const leave = useLeaveSignedIn();
   const handleSignOut = () => {
     closeAll();
-    setSigningOut(true);
-    // The state tells / not to send the (still signed-in) maker to their issue form.
-    navigate('/', { state: { signingOut: true } });
+    leave(async () => {
+      // Signing out on purpose leaves nothing typed behind for the next person at this browser
+      // (the form has been left, so its last draft is written by now).
+      if (user) clearFormDraft(userDraftKey(user));
+      await signOut(); // failures are only logged, by the provider
+    });
   };
 
   return (

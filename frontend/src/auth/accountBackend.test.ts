@@ -2,7 +2,7 @@
 // Firebase accounts sign in again before changing anything in Firebase.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { setAuthToken } from '../api/client';
-import { createFirebaseBackend } from './firebaseBackend';
+import { createFirebaseBackend, GOOGLE_UNREACHABLE } from './firebaseBackend';
 import { createLocalBackend } from './localBackend';
 
 const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
@@ -64,6 +64,7 @@ describe('Firebase accounts', () => {
       },
       reauthenticateWithCredential: step('reauth'),
       reauthenticateWithPopup: step('popup'),
+      signInWithPopup: vi.fn(async () => ({ user })),
       updatePassword: step('updatePassword'),
       verifyBeforeUpdateEmail: step('verifyBeforeUpdateEmail'),
       updateProfile: step('updateProfile'),
@@ -114,5 +115,17 @@ describe('Firebase accounts', () => {
     stubFetch(() => json({ deleted: true, subscriptionCanceled: true, identityDeleted: true, message: 'gone' }));
     await backend.account!.deleteAccount('');
     expect(order).toEqual(['popup [{"providerId":"google.com"}]']);
+  });
+
+  it("says so in a sentence when Google's script cannot load; other failures pass unchanged", async () => {
+    const { backend, fa } = await signedIn(['google.com']);
+    const scriptFailed = Object.assign(new Error('Firebase: Error (auth/internal-error).'), { code: 'auth/internal-error', customData: new Event('error') });
+    fa.reauthenticateWithPopup.mockRejectedValueOnce(scriptFailed);
+    await expect(backend.account!.deleteAccount('')).rejects.toMatchObject({ code: 'auth/google-unreachable', message: GOOGLE_UNREACHABLE });
+    const closed = Object.assign(new Error('Firebase: Error (auth/popup-closed-by-user).'), { code: 'auth/popup-closed-by-user' });
+    fa.reauthenticateWithPopup.mockRejectedValueOnce(closed);
+    await expect(backend.account!.deleteAccount('')).rejects.toBe(closed);
+    fa.signInWithPopup.mockRejectedValueOnce(scriptFailed);
+    await expect(backend.signInWithGoogle!()).rejects.toMatchObject({ code: 'auth/google-unreachable', message: GOOGLE_UNREACHABLE });
   });
 });

@@ -30,6 +30,25 @@ function rememberSession(signedIn: boolean) {
   }
 }
 
+export const GOOGLE_UNREACHABLE = 'Google sign-in could not be reached. Please check your connection and try again.';
+
+/**
+ * Google's popup and redirect need Google's script (apis.google.com/js/api.js), also against the
+ * Auth emulator; when it cannot load (offline, or a blocker), the SDK says only
+ * "Firebase: Error (auth/internal-error)." with the script's error event: that failure gets a sentence.
+ */
+async function viaGoogle<T>(action: () => Promise<T>): Promise<T> {
+  try {
+    return await action();
+  } catch (err) {
+    const e = err as { code?: string; customData?: unknown };
+    if (e?.code === 'auth/internal-error' && typeof Event !== 'undefined' && e.customData instanceof Event) {
+      throw Object.assign(new Error(GOOGLE_UNREACHABLE), { code: 'auth/google-unreachable' });
+    }
+    throw err;
+  }
+}
+
 function toIdentity(u: User | null): IdentityUser | null {
   if (!u) return null;
   return { uid: u.uid, email: u.email, displayName: u.displayName, emailVerified: u.emailVerified };
@@ -131,7 +150,7 @@ export function createFirebaseBackend(
       const provider = new fa.GoogleAuthProvider();
       let cred: UserCredential;
       try {
-        cred = await fa.signInWithPopup(auth, provider);
+        cred = await viaGoogle(() => fa.signInWithPopup(auth, provider));
       } catch (err) {
         // A blocked popup falls back to a full-page redirect; the result is
         // processed by completeRedirect when the app starts again.
@@ -230,7 +249,7 @@ export function createFirebaseBackend(
     if (password) {
       await s.fa.reauthenticateWithCredential(user, s.fa.EmailAuthProvider.credential(user.email ?? '', password));
     } else {
-      await s.fa.reauthenticateWithPopup(user, new s.fa.GoogleAuthProvider());
+      await viaGoogle(() => s.fa.reauthenticateWithPopup(user, new s.fa.GoogleAuthProvider()));
     }
     return user;
   }

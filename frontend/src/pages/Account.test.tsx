@@ -2,6 +2,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { Route, Routes } from 'react-router-dom';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../api/client';
+import { FinishSignOut } from '../auth/leaveSignedIn';
 import { AuthActionsContext, AuthContext, signedOutState, type AuthActions } from '../auth/context';
 import type { AccountBackend, AuthState } from '../auth/types';
 import { renderWithProviders } from '../test/render';
@@ -26,7 +27,7 @@ function setup({ account = {}, subscription = { hasSubscription: false, tier: 'f
     setDisplayName: vi.fn(async () => {}),
     changePassword: vi.fn(async () => 'Your password was changed.'),
     changeEmail: vi.fn(async (email: string) => ({ email, pending: true, message: `We sent a confirmation link to ${email}.` })),
-    deleteAccount: vi.fn(async () => ({ deleted: true, subscriptionCanceled: true, message: 'Your account and everything in it were deleted.' })),
+    deleteAccount: vi.fn(async () => ({ deleted: true, subscriptionCanceled: true, identityDeleted: false, message: 'Your account and everything in it were deleted.' })),
     ...account,
   };
   const actions: AuthActions = {
@@ -35,7 +36,11 @@ function setup({ account = {}, subscription = { hasSubscription: false, tier: 'f
     signUp: vi.fn(),
     sendPasswordReset: vi.fn(),
     account: backend,
-    accountDeleted: vi.fn(async () => {}),
+    // The sign-out waits for / to be on screen: signed out earlier, this screen's guard would send
+    // the maker to /login.
+    accountDeleted: vi.fn(async () => {
+      expect(screen.queryByText('home screen')).toBeInTheDocument();
+    }),
     verifyEmail: vi.fn(),
     updatePassword: vi.fn(),
   };
@@ -51,6 +56,7 @@ function setup({ account = {}, subscription = { hasSubscription: false, tier: 'f
           <Route path="/account" element={<Account />} />
           <Route path="/" element={<div>home screen</div>} />
         </Routes>
+        <FinishSignOut />
       </AuthContext.Provider>
     </AuthActionsContext.Provider>,
     { path: '/account' },
@@ -110,6 +116,7 @@ describe('/account', { timeout: 20_000 }, () => {
     await screen.findByText('home screen');
     expect(backend.deleteAccount).toHaveBeenCalledWith('old-secret');
     await waitFor(() => expect(actions.accountDeleted).toHaveBeenCalled());
+    await expect(vi.mocked(actions.accountDeleted).mock.results[0].value).resolves.toBeUndefined();
     expect(await screen.findByText('Your account and everything in it were deleted.')).toBeInTheDocument();
   });
 

@@ -2,7 +2,6 @@
 // account. Local accounts change everything on the server; Firebase accounts change the email and
 // password in Firebase after a fresh sign-in, and keep the display name in both.
 import { useState, type FormEvent, type ReactNode } from 'react';
-import { useNavigate } from 'react-router-dom';
 import useSWR from 'swr';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
@@ -21,6 +20,7 @@ import Typography from '@mui/material/Typography';
 import DeleteForeverRounded from '@mui/icons-material/DeleteForeverRounded';
 import DownloadRounded from '@mui/icons-material/DownloadRounded';
 import { downloadMyData, updateDisplayName, type SubscriptionView } from '../../api/client';
+import { useLeaveSignedIn } from '../../auth/leaveSignedIn';
 import { useAuth, useAuthActions } from '../../auth/useAuth';
 import { validateNewPassword } from '../../auth/validation';
 import { useToast } from '../../components/Toast';
@@ -335,7 +335,7 @@ export function DeleteSection() {
   const { account, accountDeleted } = useAuthActions();
   const methods = useSignInMethods();
   const { toast } = useToast();
-  const navigate = useNavigate();
+  const leave = useLeaveSignedIn();
   const subscription = useSWR<SubscriptionView>(user ? '/api/subscription' : null);
   const [open, setOpen] = useState(false);
   const [password, setPassword] = useState('');
@@ -355,9 +355,7 @@ export function DeleteSection() {
       async () => {
         const result = await account!.deleteAccount(methods.password ? password : '');
         toast({ title: 'Account deleted', description: result.message, variant: 'success', duration: 10_000 });
-        // To / first, signed out once there: the guard of this screen must not send the maker to /login.
-        navigate('/', { replace: true, state: { signingOut: true } });
-        await accountDeleted();
+        leave(accountDeleted, { replace: true });
         return '';
       },
       (err) => formFailure(err, { current: 'password', server: { password: 'password' } }, 'Failed to delete your account. Please try again.'),

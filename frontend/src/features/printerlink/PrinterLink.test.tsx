@@ -1,6 +1,7 @@
 import { act, renderHook, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, test, vi } from 'vitest';
+import { testPrinter } from '../../test/fixtures';
 import { renderWithProviders } from '../../test/render';
 import { PrinterDialog } from '../workspace/PrinterDialog';
 import { useIssueForm } from '../issueform/useIssueForm';
@@ -8,13 +9,12 @@ import { EMPTY_DETAILS } from '../issueform/validation';
 import { DiagnoseLastPrint } from './DiagnoseLastPrint';
 
 const ue = userEvent.setup({ delay: null });
-const linked = {
+const linked = testPrinter({
   id: 7,
   name: 'Voron',
   brand: 'Voron 2.4',
-  nozzleSize: 0.4,
-  host: { kind: 'moonraker' as const, url: 'http://192.168.1.20:7125', hasApiKey: true },
-};
+  host: { kind: 'moonraker', url: 'http://192.168.1.20:7125', hasApiKey: true },
+});
 
 afterEach(() => vi.unstubAllGlobals());
 

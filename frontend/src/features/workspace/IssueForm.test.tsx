@@ -1,5 +1,6 @@
 import { configure, fireEvent, screen } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
+import { testPrinter } from '../../test/fixtures';
 import { renderWithProviders } from '../../test/render';
 import { IssueForm } from './IssueForm';
 import { EMPTY_ISSUE_FORM } from './issueValidation';
@@ -7,8 +8,8 @@ import { EMPTY_ISSUE_FORM } from './issueValidation';
 vi.setConfig({ testTimeout: 30_000 });
 configure({ asyncUtilTimeout: 8000 });
 
-const ender = { id: 3, name: 'Workshop Ender', brand: 'Creality', nozzleSize: 0.4 };
-const mk4 = { id: 4, name: 'Bay 2', brand: 'Prusa', nozzleSize: 0.4 };
+const ender = testPrinter({ id: 3, name: 'Workshop Ender', brand: 'Creality' });
+const mk4 = testPrinter({ id: 4, name: 'Bay 2', brand: 'Prusa' });
 
 function renderForm(printers: (typeof ender)[]) {
   const onSubmit = vi.fn();

@@ -24,6 +24,15 @@ export interface PrinterFormValues {
   savedHost?: { kind: HostKind; url: string } | null;
 }
 
+// Every field of the API's printer body (generated from the server's
+// types) is a form value, or is named here as one the form leaves to the
+// server: typecheck fails when a printer field is added to the API but not
+// to the form. filamentDiameter keeps the server's default (1.75 mm); the
+// host is edited through hostKind, hostUrl and hostKey.
+type NotInPrinterForm = 'filamentDiameter' | 'host';
+type PrinterFieldsMissingFromForm = Exclude<keyof PrinterInput, keyof PrinterFormValues | NotInPrinterForm>;
+export const EVERY_PRINTER_FIELD_IN_FORM: [PrinterFieldsMissingFromForm] extends [never] ? true : PrinterFieldsMissingFromForm = true;
+
 export const HOST_KINDS: readonly { kind: HostKind; label: string; port: string; keyHelp: string }[] = [
   { kind: 'moonraker', label: 'Moonraker (Klipper)', port: '7125', keyHelp: "Optional: needed only when this server is not among Moonraker's trusted_clients" },
   { kind: 'octoprint', label: 'OctoPrint', port: '80', keyHelp: 'OctoPrint: Settings › Application Keys (or Settings › API)' },

@@ -30,6 +30,10 @@ const saved: Issue = {
   resolutionNotes: null,
   createdAt: '2025-03-12T10:00:00Z',
   printer: null,
+  diagnosedCategory: null,
+  slicerSettings: null,
+  checkedSteps: null,
+  attachmentCount: 0,
 };
 
 beforeEach(() => {

@@ -1,4 +1,4 @@
-package server
+package photos
 
 import (
 	"bytes"
@@ -15,32 +15,32 @@ import (
 // downscales to that), so a direct API client gets at most 4 megapixels; an
 // uploaded photo is stored at 2048 px and the app resizes before uploading,
 // so 12 megapixels (a 4000 × 3000 phone photo) is plenty for any client and
-// keeps one decode and its resized copies within decodeBudget.
+// keeps one decode and its resized copies within Decode.
 const (
-	maxAnalysisPixels = 4_200_000 // 2048 × 2048
-	maxUploadPixels   = 12_000_000
+	MaxAnalysisPixels = 4_200_000 // 2048 × 2048
+	MaxUploadPixels   = 12_000_000
 )
 
-// photoError is a reason an image is refused, shown to the maker after the
+// Error is a reason an image is refused, shown to the maker after the
 // image's name ("Image 2 is a 16-bit PNG: ...").
-type photoError struct{ msg string }
+type Error struct{ msg string }
 
-func (e *photoError) Error() string { return e.msg }
+func (e *Error) Error() string { return e.msg }
 
 var (
-	errNotImage  = &photoError{"is not a JPEG, PNG or WebP image"}
-	errDamaged   = &photoError{"is damaged and could not be read"}
-	errSixteen   = &photoError{"is a 16-bit PNG: export it as an 8-bit PNG or a JPEG"}
-	errTooCostly = &photoError{"is too large to process: save it as a smaller or baseline (non-progressive) JPEG"}
+	ErrNotImage  = &Error{"is not a JPEG, PNG or WebP image"}
+	errDamaged   = &Error{"is damaged and could not be read"}
+	errSixteen   = &Error{"is a 16-bit PNG: export it as an 8-bit PNG or a JPEG"}
+	errTooCostly = &Error{"is too large to process: save it as a smaller or baseline (non-progressive) JPEG"}
 )
 
-func tooManyPixels(w, h, limit int) *photoError {
-	return &photoError{fmt.Sprintf("is too large (%d×%d pixels): the limit is %d megapixels", w, h, limit/1_000_000)}
+func tooManyPixels(w, h, limit int) *Error {
+	return &Error{fmt.Sprintf("is too large (%d×%d pixels): the limit is %d megapixels", w, h, limit/1_000_000)}
 }
 
-// imageHeader is what an image's header says, read without decoding pixels.
-type imageHeader struct {
-	format        string // jpeg, png or webp
+// Header is what an image's header says, read without decoding pixels.
+type Header struct {
+	Format        string // jpeg, png or webp
 	width, height int
 	components    int  // JPEG colour components
 	progressive   bool // progressive JPEG: the decoder keeps all coefficients
@@ -48,20 +48,20 @@ type imageHeader struct {
 
 var sniffedFormat = map[string]string{"image/jpeg": "jpeg", "image/png": "png", "image/webp": "webp"}
 
-// sniffImage checks raw's type by content, then its dimensions and the
+// Sniff checks raw's type by content, then its dimensions and the
 // properties that make decoding expensive, before any pixel is decoded.
 // allowed limits the formats; maxPixels bounds width × height.
-func sniffImage(raw []byte, allowed map[string]bool, maxPixels int) (imageHeader, error) {
-	var h imageHeader
+func Sniff(raw []byte, allowed map[string]bool, maxPixels int) (Header, error) {
+	var h Header
 	format, ok := sniffedFormat[http.DetectContentType(raw)]
 	if !ok || !allowed[format] {
-		return h, errNotImage
+		return h, ErrNotImage
 	}
 	cfg, cfgFormat, err := image.DecodeConfig(bytes.NewReader(raw))
 	if err != nil || cfgFormat != format {
-		return h, errNotImage
+		return h, ErrNotImage
 	}
-	h.format, h.width, h.height = format, cfg.Width, cfg.Height
+	h.Format, h.width, h.height = format, cfg.Width, cfg.Height
 	if h.width <= 0 || h.height <= 0 {
 		return h, errDamaged
 	}
@@ -81,11 +81,11 @@ func sniffImage(raw []byte, allowed map[string]bool, maxPixels int) (imageHeader
 	return h, nil
 }
 
-// decodeCost is the memory a full decode of the image takes, in bytes.
-func (h imageHeader) decodeCost() int64 {
+// DecodeCost is the memory a full decode of the image takes, in bytes.
+func (h Header) DecodeCost() int64 {
 	px := int64(h.width) * int64(h.height)
 	perPixel := int64(4) // every 8-bit format decodes to at most 4 bytes a pixel
-	if h.format == "jpeg" && h.progressive {
+	if h.Format == "jpeg" && h.progressive {
 		// Progressive JPEGs keep a 16-bit coefficient per sample until the end.
 		perPixel += 2 * int64(max(h.components, 3))
 	}
@@ -125,11 +125,11 @@ func jpegFrame(jpg []byte) (components int, progressive bool) {
 	return 3, false
 }
 
-// decodeWithin decodes raw fully while holding its cost (plus extra bytes
-// the caller needs for copies) from decodeBudget; done releases it.
-func decodeWithin(ctx context.Context, raw []byte, h imageHeader, extra int64) (img image.Image, done func(), err error) {
-	release, err := decodeBudget.acquire(ctx, h.decodeCost()+extra)
-	if errors.Is(err, errBudgetTooBig) {
+// DecodeWithin decodes raw fully while holding its cost (plus extra bytes
+// the caller needs for copies) from Decode; done releases it.
+func DecodeWithin(ctx context.Context, raw []byte, h Header, extra int64) (img image.Image, done func(), err error) {
+	release, err := Decode.Acquire(ctx, h.DecodeCost()+extra)
+	if errors.Is(err, ErrTooBig) {
 		return nil, nil, errTooCostly
 	}
 	if err != nil {
@@ -154,12 +154,12 @@ func decodeWithin(ctx context.Context, raw []byte, h imageHeader, extra int64) (
 
 var decodeCPU = make(chan struct{}, max(1, runtime.NumCPU()-1))
 
-// stripMetadata returns the image without metadata that can identify the
+// StripMetadata returns the image without metadata that can identify the
 // maker (EXIF with GPS, XMP, comments, text chunks), without re-encoding
 // it: JPEG APPn (except JFIF/Adobe colour information) and COM segments,
 // PNG text, eXIf and time chunks. Anything it cannot parse is returned as
 // nil, and the caller re-encodes instead.
-func stripMetadata(raw []byte, format string) []byte {
+func StripMetadata(raw []byte, format string) []byte {
 	switch format {
 	case "jpeg":
 		return stripJPEG(raw)

@@ -1,4 +1,4 @@
-package server
+package photos
 
 import (
 	"bytes"
@@ -17,52 +17,49 @@ import (
 
 // Photo processing limits of saved issues: size, count and stored form.
 const (
-	maxPhotoSide    = 2048 // longest side of a stored photo, px
-	photoJPEGQ      = 85
-	maxUploadFiles  = maxImages
-	maxUploadBody   = 55 << 20 // five 10 MB files plus multipart framing
-	photoMIME       = "image/jpeg"
-	photoFileSuffix = store.PhotoFileSuffix
+	MaxSide     = 2048 // longest side of a stored photo, px
+	JPEGQuality = 85
+	MIME        = "image/jpeg"
+	FileSuffix  = store.PhotoFileSuffix
 )
 
-// uploadFormats are the formats a photo upload accepts.
-var uploadFormats = map[string]bool{"jpeg": true, "png": true, "webp": true}
+// UploadFormats are the formats a photo upload accepts.
+var UploadFormats = map[string]bool{"jpeg": true, "png": true, "webp": true}
 
-// processedPhoto is a re-encoded photo: JPEG bytes with no metadata.
-type processedPhoto struct {
-	data          []byte
-	width, height int
+// Processed is a re-encoded photo: JPEG bytes with no metadata.
+type Processed struct {
+	Data          []byte
+	Width, Height int
 }
 
-// processPhoto checks raw as an image (content sniffing, then the header:
+// Process checks raw as an image (content sniffing, then the header:
 // dimensions, bit depth, progressive JPEG, before any pixel is decoded),
-// decodes it within decodeBudget and re-encodes it as a JPEG of at most
-// maxPhotoSide pixels, upright per its EXIF orientation. Encoding from
+// decodes it within Decode and re-encodes it as a JPEG of at most
+// MaxSide pixels, upright per its EXIF orientation. Encoding from
 // pixels drops every metadata segment, GPS included.
-func processPhoto(ctx context.Context, raw []byte) (*processedPhoto, error) {
-	h, err := sniffImage(raw, uploadFormats, maxUploadPixels)
+func Process(ctx context.Context, raw []byte) (*Processed, error) {
+	h, err := Sniff(raw, UploadFormats, MaxUploadPixels)
 	if err != nil {
 		return nil, err
 	}
 	orientation := 1
-	if h.format == "jpeg" {
-		orientation = exifOrientation(raw)
+	if h.Format == "jpeg" {
+		orientation = Orientation(raw)
 	}
-	src, done, err := decodeWithin(ctx, raw, h, resizeCost(h.width, h.height, maxPhotoSide, orientation))
+	src, done, err := DecodeWithin(ctx, raw, h, resizeCost(h.width, h.height, MaxSide, orientation))
 	if err != nil {
 		return nil, err
 	}
 	defer done()
-	img := fitWithin(src, maxPhotoSide)
-	src = nil
+	img := fitWithin(src, MaxSide)
 	img = orient(img, orientation)
 
 	var buf bytes.Buffer
-	if err := jpeg.Encode(&buf, img, &jpeg.Options{Quality: photoJPEGQ}); err != nil {
+	if err := jpeg.Encode(&buf, img, &jpeg.Options{Quality: JPEGQuality}); err != nil {
 		return nil, fmt.Errorf("encode photo: %w", err)
 	}
 	b := img.Bounds()
-	return &processedPhoto{data: buf.Bytes(), width: b.Dx(), height: b.Dy()}, nil
+	return &Processed{Data: buf.Bytes(), Width: b.Dx(), Height: b.Dy()}, nil
 }
 
 // fitWithin draws src onto a white canvas (JPEG has no alpha) scaled so its
@@ -179,9 +176,9 @@ func orient(src *image.RGBA, o int) *image.RGBA {
 	return dst
 }
 
-// exifOrientation reads the Orientation tag (0x0112) of IFD0 from a JPEG's
+// Orientation reads the Orientation tag (0x0112) of IFD0 from a JPEG's
 // APP1 Exif segment; 1 (upright) when absent or unreadable.
-func exifOrientation(jpg []byte) int {
+func Orientation(jpg []byte) int {
 	if len(jpg) < 4 || jpg[0] != 0xFF || jpg[1] != 0xD8 {
 		return 1
 	}
