@@ -11,7 +11,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { promisify } from 'node:util';
 import { launchBrowser, newPage } from './browser.mjs';
-import { resultsDir, signIn, signUpViaApi } from './helpers.mjs';
+import { resultsDir, signIn, signUpViaApi, present } from './helpers.mjs';
 import { binaryPath, startServer } from './server.mjs';
 
 const run = promisify(execFile);
@@ -196,6 +196,7 @@ describe('analytics never carry a share id or a one-time code', () => {
 
     // A shared guide by every address that carries its id; clicks and history moves on each.
     await page.goto(`${base}/?share=${shareId}`);
+    await present(page);
     await page.getByTestId('credits-badge').waitFor({ timeout: 15_000 });
     await settled(page, '/');
     await page.getByRole('radio', { name: 'Stringing & Oozing' }).click();
@@ -207,6 +208,7 @@ describe('analytics never carry a share id or a one-time code', () => {
     await page.waitForURL(/\?share=/);
 
     await page.goto(`${base}/preview?share=${shareId}`);
+    await present(page);
     await page.getByTestId('credits-badge').waitFor({ timeout: 15_000 });
     await settled(page, '/preview');
     await page.getByRole('radio', { name: 'Warping' }).click();

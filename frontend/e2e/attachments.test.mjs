@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import { newPage } from './browser.mjs';
-import { resultsDir, signIn, useServerAndBrowser } from './helpers.mjs';
+import { resultsDir, signIn, useServerAndBrowser, present } from './helpers.mjs';
 
 const MOBILE = { width: 390, height: 844 };
 const DESKTOP = { width: 1280, height: 800 };
@@ -112,6 +112,7 @@ describe('attachments', () => {
     const base = env.server.baseURL;
     const { page, errors } = await newPage(env.browser.context, MOBILE);
     await page.goto(`${base}/`);
+    await present(page);
     await page.getByTestId('credits-badge').waitFor({ timeout: 15_000 });
     await page.getByLabel('Printer Brand/Model').fill('Voron 2.4');
     await page.getByRole('radio', { name: 'Temperature & Heating' }).click();

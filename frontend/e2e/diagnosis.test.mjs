@@ -6,7 +6,7 @@ import path from 'node:path';
 import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { newPage } from './browser.mjs';
-import { resultsDir, signIn, signUpViaApi, useServerAndBrowser } from './helpers.mjs';
+import { resultsDir, signIn, signUpViaApi, useServerAndBrowser, present } from './helpers.mjs';
 
 const fixtures = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'src', 'features', 'slicedfile', 'testdata');
 
@@ -97,6 +97,7 @@ describe('diagnosis', () => {
       await page.goto(`${base}/`);
       await page.evaluate(() => sessionStorage.clear());
       await page.goto(`${base}/`);
+      await present(page);
       await page.getByTestId('credits-badge').waitFor();
       await page.getByTestId('sliced-file-input').setInputFiles(path.join(fixtures, file));
       // The form may show the previous file's settings from the draft: wait for this file's.
@@ -115,6 +116,7 @@ describe('diagnosis', () => {
     assert.match(withFile, /Raise retraction to 4–6 mm .*0\.8 mm/);
 
     await page.goto(`${base}/`);
+    await present(page);
     await page.getByTestId('credits-badge').waitFor();
     await page.getByLabel('Printer Brand/Model').fill('Creality Ender-3 V2');
     await page.getByRole('radio', { name: 'Stringing & Oozing' }).click();

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import { newPage } from './browser.mjs';
-import { axeViolations, resultsDir, signIn, signUpViaApi, useServerAndBrowser } from './helpers.mjs';
+import { axeViolations, present, resultsDir, signIn, signUpViaApi, useServerAndBrowser } from './helpers.mjs';
 
 const SIZES = [
   { name: 'phone', width: 390, height: 844 },
@@ -16,6 +16,7 @@ const OFFLINE = 'No internet connection. Please check your connection and try ag
 
 async function fillAnonymous(page, base, description) {
   await page.goto(`${base}/preview`);
+  await present(page);
   await page.getByTestId('credits-badge').waitFor({ timeout: 15_000 });
   await page.getByLabel('Printer Brand/Model').fill(BRAND);
   await page.getByLabel('Detailed Description').fill(description);
@@ -98,7 +99,8 @@ describe('drafts survive failed analyses', () => {
       assert.ok(failed >= 2, 'the import was tried again after failing');
       // A successful analysis removes the draft.
       await page.goto(`${base}/preview`);
-      await page.getByLabel('Detailed Description').waitFor();
+      await present(page);
+      await page.getByTestId('credits-badge').waitFor();
       assert.equal(await page.getByLabel('Detailed Description').inputValue(), '');
       await page.close();
     });

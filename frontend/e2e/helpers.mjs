@@ -93,6 +93,20 @@ export function makePng(w, h) {
   ]);
 }
 
+/**
+ * Shows the page someone is on it (the pointer moves), as a prerendered public page loads the app
+ * only then; returns once the app's code is loading (at once on a page that starts it by itself).
+ */
+export async function present(page) {
+  for (let i = 0; ; i++) {
+    const loading = await page.evaluate(() => performance.getEntriesByType('resource').some((e) => /\/assets\/app-[^/]+\.js$/.test(e.name)));
+    if (loading) return;
+    if (i >= 100) throw new Error('the app did not start loading');
+    await page.mouse.move(1 + (i % 2), 1);
+    await page.waitForTimeout(50);
+  }
+}
+
 const axeSource = await readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 /** axe-core's violations on the page, one line each. */

@@ -59,12 +59,15 @@ describe('pages on a phone', () => {
       await page.goto(env.server.baseURL + path, { waitUntil: 'commit' });
       await page.getByText(text).first().waitFor();
       const before = await page.evaluate(layout);
-      await page.waitForFunction(() =>
-        Object.keys(document.getElementById('root')).some((k) => k.startsWith('__reactContainer')),
-      );
+      await page.evaluate(() => (window.firstHeading = document.querySelector('#root h1')));
+      // The app starts on the first sign of someone on the page, and hydrates it in place.
+      await page.waitForLoadState('load');
+      await page.mouse.move(10 + PRERENDERED.findIndex(([p]) => p === path), 300);
+      await page.waitForFunction(() => !document.querySelector('#root [data-lf-inert]'));
       await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 50))));
       const after = await page.evaluate(layout);
       assert.deepEqual(after, before, `${path}: the app's first render matches the prerendered page`);
+      assert.ok(await page.evaluate(() => window.firstHeading === document.querySelector('#root h1')), `${path}: the page was replaced`);
       release();
       await page.unroute('**/api/**');
     }

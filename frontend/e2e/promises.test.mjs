@@ -10,7 +10,7 @@ import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { launchBrowser, newPage } from './browser.mjs';
-import { resultsDir, signIn, signUpViaApi } from './helpers.mjs';
+import { present, resultsDir, signIn, signUpViaApi } from './helpers.mjs';
 import { binaryPath, startServer } from './server.mjs';
 
 const run = promisify(execFile);
@@ -102,6 +102,7 @@ describe('promises the screens keep', () => {
 
   async function analyzeInForm(page, { brand = 'Creality Ender 3 V2', description, material, nozzleTemp } = {}) {
     await page.goto(`${server.baseURL}/preview`);
+    await present(page);
     await page.getByTestId('credits-badge').waitFor();
     if (brand) await page.getByLabel('Printer Brand/Model').fill(brand);
     await page.getByLabel('Detailed Description').fill(description);
@@ -218,6 +219,7 @@ describe('promises the screens keep', () => {
     for (const [name, viewport] of VIEWPORTS) {
       const { page, errors } = await visitor(viewport, ip);
       await page.goto(`${server.baseURL}/preview`);
+      await present(page);
       await page.getByTestId('limit-reset').filter({ hasText: `Your free credits reset on ${RESET}.` }).waitFor({ timeout: 15_000 });
       await noOverflow(page, `limit screen at ${name}`);
       assert.deepEqual(errors, []);
@@ -353,6 +355,7 @@ describe('promises the screens keep', () => {
     for (const [name, viewport] of VIEWPORTS) {
       const { page, errors } = await visitor(viewport);
       await page.goto(`${server.baseURL}/preview`);
+      await present(page);
       await page.getByTestId('credits-badge').waitFor();
       await page.locator('input[type="file"][accept*=".3mf"]').setInputFiles(PRUSA_3MF);
       const brand = page.getByLabel('Printer Brand/Model');

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { gzipSync } from 'node:zlib';
 import { launchBrowser, newPage } from './browser.mjs';
-import { resultsDir, useServerAndBrowser } from './helpers.mjs';
+import { present, resultsDir, useServerAndBrowser } from './helpers.mjs';
 import { startServer } from './server.mjs';
 
 
@@ -113,6 +113,7 @@ describe('app shell', () => {
     const { page } = await newPage(env.browser.context);
     try {
       await page.goto(`${env.server.baseURL}/pricing`);
+      await present(page);
       for (const { tier, amount } of pricing) {
         const card = page.getByTestId(`plan-${tier}`);
         const price = Number.isInteger(amount) ? `$${amount}` : `$${amount.toFixed(2)}`;

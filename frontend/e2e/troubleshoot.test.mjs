@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { before, describe, test } from 'node:test';
 import { launchBrowser, newPage } from './browser.mjs';
-import { makePng, resultsDir, useServerAndBrowser } from './helpers.mjs';
+import { makePng, resultsDir, useServerAndBrowser, present } from './helpers.mjs';
 import { startServer } from './server.mjs';
 
 const LABELS = new Set(['Most Likely', 'Worth Checking', 'Less Common']);
@@ -39,6 +39,7 @@ async function fillForm(page, { brand, category, description, material, nozzleTe
 
 async function analyze(page, base, form) {
   await page.goto(`${base}/preview`);
+  await present(page);
   await page.getByTestId('credits-badge').waitFor();
   await fillForm(page, form);
   await page.getByRole('button', { name: 'Analyze Issue' }).click();
@@ -58,6 +59,7 @@ describe('anonymous troubleshooting', () => {
     const { page, errors } = await newPage(env.browser.context);
 
     await page.goto(`${base}/`);
+    await present(page);
     await page.getByTestId('credits-badge').waitFor({ timeout: 15_000 });
     assert.equal(await badgeText(page), '0/3 free credits used');
     assert.equal(await page.getByRole('heading', { name: 'AI-Powered 3D Printing Troubleshooter' }).count(), 1);
@@ -157,6 +159,7 @@ describe('anonymous troubleshooting', () => {
     }
 
     await page.goto(`${base}/`);
+    await present(page);
     await page.getByTestId('credits-badge').waitFor();
     assert.equal(await badgeText(page), '1/3 free credits used');
 
@@ -164,12 +167,14 @@ describe('anonymous troubleshooting', () => {
     await analyze(page, base, { brand: 'Prusa MK4', description: "First layer won't stick, corners curl up on the PEI sheet." });
     const { page: other } = await newPage(env.browser.context);
     await other.goto(`${base}/preview`);
+    await present(other);
     await other.getByTestId('credits-badge').waitFor();
     assert.equal(await badgeText(other), '2/3 free credits used');
 
     // The third analysis uses the last credit.
     await analyze(page, base, { brand: 'Bambu Lab P1S', description: 'Layer shift halfway through the print, everything above is offset.' });
     await page.goto(`${base}/`);
+    await present(page);
     await page.getByTestId('limit-reached').waitFor();
     assert.equal(await badgeText(page), '3/3 free credits used');
     assert.match(await page.getByTestId('credits-badge').getAttribute('class'), /colorWarning/);
@@ -182,8 +187,9 @@ describe('anonymous troubleshooting', () => {
     // A fourth analysis from the stale tab: the server refuses, the toast says so, the form gives way.
     await fillForm(other, { brand: 'Anycubic Kobra 2', description: 'Under extrusion and gaps in the top layers.' });
     await other.getByRole('button', { name: 'Analyze Issue' }).click();
-    await other.getByText('Monthly Limit Reached').waitFor({ timeout: 15_000 });
+    await other.getByTestId('toast').getByText('Monthly Limit Reached').waitFor({ timeout: 15_000 });
     await other.waitForURL('**/preview');
+    await present(other);
     await other.getByTestId('limit-reached').waitFor();
     assert.equal(await badgeText(other), '3/3 free credits used');
 
@@ -203,6 +209,7 @@ describe('anonymous troubleshooting', () => {
       await page.goto(link);
       await page.getByText('Get Started for Free').waitFor({ timeout: 15_000 });
       await page.goto(`${sub.baseURL}/preview`);
+      await present(page);
       await page.getByTestId('credits-badge').waitFor();
       assert.equal(await badgeText(page), '1/3 free credits used');
       assert.deepEqual(errors.map(String), []);

@@ -60,15 +60,22 @@ const base = {
   version: sentinel('version'),
 };
 
-// Until the app has taken the page over, its controls must do nothing: a form submitted natively
-// would put what was typed (a password) into the URL, and text typed into a field would be lost
-// when the app replaces it. Fields are read-only, buttons disabled and forms inert (method
-// "dialog" outside a dialog submits nothing); none of this changes how the page looks.
+// Until the app's entry has run, the page's controls must do nothing: a form submitted natively
+// would put what was typed (a password) into the URL, and text typed into a field could not be
+// handed to the app. Fields are read-only, buttons disabled and forms inert (method "dialog"
+// outside a dialog submits nothing), each marked so the entry can undo exactly this
+// (src/boot/takeover.ts); none of it changes how the page looks. A field or button the app itself
+// renders read-only or disabled stays so.
 function inert(html) {
+  const mark = `${mod.INERT_ATTR}=""`;
   return html
-    .replace(/<(input|textarea)(?=[\s/>])/g, '<$1 readonly=""')
-    .replace(/<button(?=[\s>])/g, '<button disabled=""')
-    .replace(/<form(?=[\s>])/g, '<form method="dialog"');
+    .replace(/<(input|textarea)(?=[\s/>])[^>]*>/g, (tag, name) =>
+      /\sreadonly(?=[\s=/>])/.test(tag) ? tag : `<${name} readonly="" ${mark}${tag.slice(name.length + 1)}`,
+    )
+    .replace(/<button(?=[\s>])[^>]*>/g, (tag) =>
+      /\sdisabled(?=[\s=>])/.test(tag) ? tag : `<button disabled="" ${mark}${tag.slice('<button'.length)}`,
+    )
+    .replace(/<form(?=[\s>])/g, `<form method="dialog" ${mark}`);
 }
 
 function keyOf(cfg, names) {

@@ -1,4 +1,4 @@
-import { Suspense, type ComponentType, type ReactNode } from 'react';
+import { Suspense, useEffect, type ComponentType, type ReactNode } from 'react';
 import { BrowserRouter, Route, Routes } from 'react-router-dom';
 import { SWRConfig } from 'swr';
 import CssBaseline from '@mui/material/CssBaseline';
@@ -16,8 +16,16 @@ import { AuthProvider } from './auth/AuthProvider';
 import type { AuthBackend } from './auth/types';
 import { routeElement, routes } from './routes';
 
+/** Calls onCommit once what is beside it has been committed (hydrated, on a prerendered page). */
+function Committed({ onCommit }: { onCommit: () => void }) {
+  useEffect(onCommit, [onCommit]);
+  return null;
+}
+
 /** All routes of the app: public, signed-in and legal screens. */
-export function AppRoutes() {
+export function AppRoutes({ onHydrated }: { onHydrated?: () => void }) {
+  // The screen hydrates after the frame around it (a Suspense boundary is hydrated on its own):
+  // the screen's controls answer once this boundary has committed.
   return (
     <Suspense fallback={<PageLoader />}>
       <Routes>
@@ -25,6 +33,7 @@ export function AppRoutes() {
           <Route key={r.path} path={r.path} element={routeElement(r)} />
         ))}
       </Routes>
+      {onHydrated && <Committed onCommit={onHydrated} />}
     </Suspense>
   );
 }
@@ -35,9 +44,11 @@ interface AppProps {
   /** BrowserRouter in the browser; a StaticRouter when prerendering. */
   router?: RouterComponent;
   authBackend?: AuthBackend;
+  /** Called once the screen is hydrated (the page was prerendered) or first rendered. */
+  onHydrated?: () => void;
 }
 
-export default function App({ router: Router = BrowserRouter, authBackend }: AppProps) {
+export default function App({ router: Router = BrowserRouter, authBackend, onHydrated }: AppProps) {
   return (
     <ThemeProvider theme={theme}>
       <CssBaseline enableColorScheme />
@@ -51,7 +62,7 @@ export default function App({ router: Router = BrowserRouter, authBackend }: App
               <ErrorBoundary>
                 <AppLayout>
                   <ErrorBoundary>
-                    <AppRoutes />
+                    <AppRoutes onHydrated={onHydrated} />
                   </ErrorBoundary>
                 </AppLayout>
               </ErrorBoundary>

@@ -1,30 +1,22 @@
-import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
-import App from './App';
+// The entry: small, and free of React and the app, so a prerendered page loads almost no script
+// until someone is on it (boot/startMode.ts says when the app starts, boot/takeover.ts how a
+// prerendered page is taken over).
 import { scrubAddressBar } from './addressBar';
 import { startAnalyticsIfConsented } from './analytics';
+import { armPrerendered } from './boot/takeover';
+import { startMode } from './boot/startMode';
 import { config } from './config';
-import { preloadRoute } from './routes';
 
 // One-time codes leave the address bar before any other script can read it.
 scrubAddressBar();
 startAnalyticsIfConsented();
 
-const container = document.getElementById('root')!;
+const root = document.getElementById('root')!;
+const mode = startMode(root, config);
+const loadApp = () => import('./boot/app');
 
-function mount() {
-  createRoot(container).render(
-    <StrictMode>
-      <App />
-    </StrictMode>,
-  );
-}
-
-// A prerendered page is already on screen: load its screen first so the first commit replaces
-// it with the same screen rather than with a loader.
-if (container.firstElementChild) {
-  const path = window.location.pathname.slice(config.basePath.length) || '/';
-  preloadRoute(path).then(mount, mount);
+if (mode === 'hydrate') {
+  const takeover = armPrerendered(root, () => loadApp().then(({ startApp }) => startApp(root, mode, takeover.finish)));
 } else {
-  mount();
+  void loadApp().then(({ startApp }) => startApp(root, mode));
 }

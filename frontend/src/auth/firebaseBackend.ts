@@ -3,6 +3,7 @@
 import type { Auth, User, UserCredential } from 'firebase/auth';
 import { deleteMyAccount } from '../api/client';
 import type { FirebaseWebConfig } from '../config';
+import { FIREBASE_SESSION_HINT_KEY as SESSION_HINT_KEY } from './sessionHint';
 import { isExpiring, type AuthBackend, type IdentityUser } from './types';
 
 type AuthModule = typeof import('firebase/auth');
@@ -11,8 +12,6 @@ interface Sdk {
   auth: Auth;
   fa: AuthModule;
 }
-
-const SESSION_HINT_KEY = 'layerfix.firebase.signedIn';
 
 function hadSession(): boolean {
   try {
@@ -156,6 +155,8 @@ export function createFirebaseBackend(
         // A blocked popup falls back to a full-page redirect; the result is
         // processed by completeRedirect when the app starts again.
         if ((err as { code?: string }).code === 'auth/popup-blocked') {
+          // The page the redirect returns to must start the app at once to complete the sign-in.
+          rememberSession(true);
           await fa.signInWithRedirect(auth, provider);
         }
         throw err;

@@ -4,9 +4,10 @@ import { changeLocalEmail, changeLocalPassword, deleteMyAccount } from '../api/c
 import { config } from '../config';
 import { localLogin, localLogout, localPasswordReset, localPasswordUpdate, localSignup, localVerifyEmail, type LocalSession } from './localApi';
 import { markSessionEnded } from './sessionEnded';
+import { SESSION_STORAGE_KEY } from './sessionHint';
 import { isExpiring, type AuthBackend, type IdentityUser } from './types';
 
-export const SESSION_STORAGE_KEY = 'layerfix.session';
+export { SESSION_STORAGE_KEY };
 
 interface StoredSession {
   token: string;

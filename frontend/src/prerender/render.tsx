@@ -14,6 +14,7 @@ import type { AuthBackend } from '../auth/types';
 
 export { prerenderedPaths } from '../routes';
 export { defaultConfig } from '../config';
+export { INERT_ATTR } from '../boot/takeover';
 
 const signedOut: AuthBackend = {
   mode: 'local',

@@ -80,24 +80,24 @@ export function useIssueForm<V extends IssueDetailsValues>(
   const toggleDetails = () => setDetailsOpen((o) => !o);
 
   // applySlicer fills the form from a sliced file and keeps the other settings for the analysis.
+  // What the previous file filled in (this import's or a restored draft's) and the maker has not
+  // changed since is the previous file's, not the maker's: the new file replaces it, or empties it
+  // where the new file says nothing.
   const applySlicer = (settings: SlicerSettings | null, printerField?: keyof V) => {
+    const previous = slicer;
     setSlicer(settings);
     if (!settings) return;
-    const fill: Partial<Record<keyof V, string>> = {};
-    const put = (k: keyof V, v: number | string | undefined) => {
-      if (v !== undefined && v !== '') fill[k] = String(v);
-    };
-    put('nozzleTemp' as keyof V, settings.nozzleTemp);
-    put('bedTemp' as keyof V, settings.bedTemp);
-    put('layerHeight' as keyof V, settings.layerHeight);
-    if (settings.printSpeed !== undefined && settings.printSpeed <= 300) put('printSpeed' as keyof V, settings.printSpeed);
-    put('infill' as keyof V, settings.infill);
-    put('material' as keyof V, settings.material);
+    const before = previous ? slicerFill<V>(previous, printerField) : {};
+    const fill = slicerFill<V>(settings, printerField);
     setValues((v) => {
-      const next = { ...v, ...fill };
-      // The file's printer model fills the printer field only when it is empty.
-      if (printerField && settings.printerModel && String(v[printerField] ?? '').trim() === '') {
-        (next as Record<keyof V, unknown>)[printerField] = settings.printerModel;
+      const next = { ...v };
+      for (const [k, was] of Object.entries(before) as [keyof V, string][]) {
+        if (String(v[k] ?? '') === was) (next as Record<keyof V, unknown>)[k] = '';
+      }
+      for (const [k, value] of Object.entries(fill) as [keyof V, string][]) {
+        // The file's printer model fills the printer field only when the maker left it empty.
+        if (k === printerField && String(next[k] ?? '').trim() !== '') continue;
+        (next as Record<keyof V, unknown>)[k] = value;
       }
       return next;
     });
@@ -124,4 +124,20 @@ export function useIssueForm<V extends IssueDetailsValues>(
     setAttachments,
     saveDraft,
   };
+}
+
+/** The form fields a sliced file fills in, with their text. */
+function slicerFill<V>(settings: SlicerSettings, printerField?: keyof V): Partial<Record<keyof V, string>> {
+  const fill: Partial<Record<keyof V, string>> = {};
+  const put = (k: keyof V, v: number | string | undefined) => {
+    if (v !== undefined && v !== '') fill[k] = String(v);
+  };
+  put('nozzleTemp' as keyof V, settings.nozzleTemp);
+  put('bedTemp' as keyof V, settings.bedTemp);
+  put('layerHeight' as keyof V, settings.layerHeight);
+  if (settings.printSpeed !== undefined && settings.printSpeed <= 300) put('printSpeed' as keyof V, settings.printSpeed);
+  put('infill' as keyof V, settings.infill);
+  put('material' as keyof V, settings.material);
+  if (printerField) put(printerField, settings.printerModel);
+  return fill;
 }
