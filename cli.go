@@ -8,14 +8,13 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"path/filepath"
 	"text/tabwriter"
 	"time"
 
 	"github.com/layerfix/layerfix/accounts"
 	"github.com/layerfix/layerfix/config"
+	"github.com/layerfix/layerfix/photos"
 	"github.com/layerfix/layerfix/store"
-	"github.com/layerfix/layerfix/store/blob"
 )
 
 const userUsage = `usage: layerfix user COMMAND [flags] ARGS
@@ -105,7 +104,10 @@ func userCmd(args []string, out io.Writer) error {
 		}
 		return tw.Flush()
 	case "create", "disable", "enable", "delete":
-		ops := operator(cfg, st, quiet)
+		ops, err := operator(ctx, cfg, st, quiet)
+		if err != nil {
+			return err
+		}
 		switch sub {
 		case "create":
 			link, err := ops.Create(ctx, rest[0], rest[1])
@@ -130,7 +132,11 @@ func userCmd(args []string, out io.Writer) error {
 		}
 		return nil
 	case "reset-password":
-		link, err := operator(cfg, st, quiet).ResetLink(ctx, rest[0])
+		ops, err := operator(ctx, cfg, st, quiet)
+		if err != nil {
+			return err
+		}
+		link, err := ops.ResetLink(ctx, rest[0])
 		if errors.Is(err, store.ErrNotFound) {
 			return fmt.Errorf("no account with email %s", rest[0])
 		}
@@ -163,8 +169,13 @@ func userCmd(args []string, out io.Writer) error {
 	}
 }
 
-// operator is the account tools over the configured database and the
-// photos directory of the data dir.
-func operator(cfg *config.Config, st *store.Store, log *slog.Logger) *accounts.Operator {
-	return accounts.NewOperator(cfg, st, blob.NewDisk(filepath.Join(cfg.DataDir, "photos")), log)
+// operator is the account tools over the configured database and photo
+// store (the object store when LAYERFIX_BLOB_URL names one, so deleting an
+// account removes its photos there).
+func operator(ctx context.Context, cfg *config.Config, st *store.Store, log *slog.Logger) (*accounts.Operator, error) {
+	blobs, err := photos.Open(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	return accounts.NewOperator(cfg, st, blobs, log), nil
 }

@@ -23,6 +23,7 @@ import (
 	"github.com/layerfix/layerfix/ai"
 	"github.com/layerfix/layerfix/billing"
 	"github.com/layerfix/layerfix/config"
+	"github.com/layerfix/layerfix/photos"
 	"github.com/layerfix/layerfix/server"
 	"github.com/layerfix/layerfix/store"
 )
@@ -156,7 +157,7 @@ func serve(args []string) error {
 		}
 	}()
 
-	photos, err := server.OpenPhotos(ctx, cfg)
+	photoStore, err := photos.Open(ctx, cfg)
 	if err != nil {
 		return err
 	}
@@ -178,7 +179,7 @@ func serve(args []string) error {
 			return err
 		}
 	}
-	srv, err := server.New(cfg, server.Deps{Store: st, Photos: photos, Analyzer: analyzer, Learner: engine, Refiner: engine, Billing: pay, Authenticator: auth, Frontend: frontendFS(), Logger: log})
+	srv, err := server.New(cfg, server.Deps{Store: st, Photos: photoStore, Analyzer: analyzer, Learner: engine, Refiner: engine, Billing: pay, Authenticator: auth, Frontend: frontendFS(), Logger: log})
 	if err != nil {
 		return err
 	}

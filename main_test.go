@@ -6,6 +6,7 @@ import (
 	"compress/gzip"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"go/parser"
 	"go/token"
@@ -25,6 +26,8 @@ import (
 	"github.com/layerfix/layerfix/config"
 	"github.com/layerfix/layerfix/server"
 	"github.com/layerfix/layerfix/store"
+	"github.com/layerfix/layerfix/store/blob"
+	"github.com/layerfix/layerfix/store/blob/blobtest"
 	"github.com/layerfix/layerfix/store/storetest"
 )
 
@@ -515,5 +518,54 @@ func TestOperatorCommandsDoNotBuildTheServer(t *testing.T) {
 				t.Errorf("%s imports %s", file, path)
 			}
 		}
+	}
+}
+
+// TestUserDeleteRemovesObjectStorePhotos: with LAYERFIX_BLOB_URL set, the
+// user command deletes the account's photos from the object store the
+// server keeps them in, not from the unused photos directory.
+func TestUserDeleteRemovesObjectStorePhotos(t *testing.T) {
+	dir := t.TempDir()
+	s3 := blobtest.StartS3(t, "layerfix")
+	t.Setenv("LAYERFIX_DATA_DIR", dir)
+	t.Setenv("LAYERFIX_BLOB_URL", s3.URL)
+	t.Setenv("LAYERFIX_S3_ACCESS_KEY", s3.AccessKey)
+	t.Setenv("LAYERFIX_S3_SECRET_KEY", s3.SecretKey)
+	if err := userCmd([]string{"create", "maker@example.com", "Maker"}, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	c, err := blob.ParseS3URL(s3.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.AccessKey, c.SecretKey = s3.AccessKey, s3.SecretKey
+	bucket, err := blob.NewS3(ctx, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := bucket.Put(ctx, "photo1"+store.PhotoFileSuffix, []byte("jpeg")); err != nil {
+		t.Fatal(err)
+	}
+	st, err := store.Open(ctx, store.Options{DataDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	u, err := st.UserByEmail(ctx, "maker@example.com")
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.CreatePhotos(ctx, []store.Photo{{ID: "photo1", UserID: u.ID}})
+	st.Close()
+
+	var out bytes.Buffer
+	if err := userCmd([]string{"delete", "maker@example.com", "--yes"}, &out); err != nil || !strings.Contains(out.String(), "1 photos") {
+		t.Fatalf("delete: %v %q", err, out.String())
+	}
+	if r, err := bucket.Open(ctx, "photo1"+store.PhotoFileSuffix); !errors.Is(err, blob.ErrNotFound) {
+		if r != nil {
+			r.Close()
+		}
+		t.Fatalf("the photo is still in the object store: %v", err)
 	}
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/layerfix/layerfix/billing"
 	"github.com/layerfix/layerfix/billing/billingtest"
 	"github.com/layerfix/layerfix/config"
+	"github.com/layerfix/layerfix/photos"
 	"github.com/layerfix/layerfix/store"
 	"github.com/layerfix/layerfix/store/storetest"
 )
@@ -280,7 +281,7 @@ func newBillingServerOn(t *testing.T, base string, st *store.Store, extra map[st
 		env[k] = v
 	}
 	cfg := testConfig(t, env)
-	photos, err := OpenPhotos(t.Context(), cfg)
+	photoStore, err := photos.Open(t.Context(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -291,7 +292,7 @@ func newBillingServerOn(t *testing.T, base string, st *store.Store, extra map[st
 	}
 	b := &billingServer{now: time.Date(2026, 2, 10, 12, 0, 0, 0, time.UTC)}
 	clock := func() time.Time { b.mu.Lock(); defer b.mu.Unlock(); return b.now }
-	s, err := New(cfg, Deps{Store: st, Photos: photos, Analyzer: &fakeAnalyzer{}, Billing: p, Frontend: testFrontend, Now: clock,
+	s, err := New(cfg, Deps{Store: st, Photos: photoStore, Analyzer: &fakeAnalyzer{}, Billing: p, Frontend: testFrontend, Now: clock,
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	if err != nil {
 		t.Fatal(err)

@@ -2,15 +2,14 @@ package server
 
 import (
 	"net/http"
-	"path/filepath"
 	"time"
 
 	"github.com/labstack/echo/v4"
 
 	"github.com/layerfix/layerfix/config"
+	"github.com/layerfix/layerfix/photos"
 	"github.com/layerfix/layerfix/server/printerlink"
 	"github.com/layerfix/layerfix/store"
-	"github.com/layerfix/layerfix/store/blob"
 )
 
 // authLevel is who may call a route.
@@ -234,7 +233,7 @@ func (s *Server) newHandlers(d Deps, keys *keyring, app *spa) *handlers {
 
 	blobs := d.Photos
 	if blobs == nil {
-		blobs = blob.NewDisk(filepath.Join(cfg.DataDir, "photos"))
+		blobs = photos.Dir(cfg)
 	}
 	h.photos = &photosAPI{store: d.Store, blobs: blobs, basePath: cfg.BasePath, now: s.now, log: s.log, keys: keys, metrics: s.metrics}
 	s.photos = h.photos

@@ -1,4 +1,4 @@
-package server
+package photos
 
 import (
 	"context"
@@ -9,12 +9,12 @@ import (
 	"github.com/layerfix/layerfix/store/blob"
 )
 
-// OpenPhotos is the photo store the configuration names: an S3-compatible
+// Open is the photo store the configuration names: an S3-compatible
 // bucket when LAYERFIX_BLOB_URL is set, else the photos directory in the
 // data dir.
-func OpenPhotos(ctx context.Context, cfg *config.Config) (blob.Store, error) {
+func Open(ctx context.Context, cfg *config.Config) (blob.Store, error) {
 	if cfg.BlobURL == "" {
-		return blob.NewDisk(filepath.Join(cfg.DataDir, "photos")), nil
+		return Dir(cfg), nil
 	}
 	c, err := blob.ParseS3URL(cfg.BlobURL)
 	if err != nil {
@@ -26,4 +26,10 @@ func OpenPhotos(ctx context.Context, cfg *config.Config) (blob.Store, error) {
 		return nil, fmt.Errorf("LAYERFIX_BLOB_URL: %w", err)
 	}
 	return s, nil
+}
+
+// Dir is the photos directory in the data dir, the store when no bucket is
+// configured.
+func Dir(cfg *config.Config) blob.Store {
+	return blob.NewDisk(filepath.Join(cfg.DataDir, "photos"))
 }
