@@ -19,7 +19,7 @@ import (
 	"time"
 
 	"github.com/layerfix/layerfix/mail"
-	"github.com/layerfix/layerfix/server/printerlink"
+	"github.com/layerfix/layerfix/printerlink"
 	"github.com/layerfix/layerfix/store/blob"
 )
 

@@ -26,7 +26,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/layerfix/layerfix/server/printerlink"
+	"github.com/layerfix/layerfix/printerlink"
 	"github.com/layerfix/layerfix/store"
 )
 

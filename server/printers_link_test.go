@@ -16,7 +16,7 @@ import (
 
 	"github.com/layerfix/layerfix/config"
 
-	"github.com/layerfix/layerfix/server/printerlink/printerlinktest"
+	"github.com/layerfix/layerfix/printerlink/printerlinktest"
 	"github.com/layerfix/layerfix/store"
 )
 

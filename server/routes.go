@@ -8,7 +8,7 @@ import (
 
 	"github.com/layerfix/layerfix/config"
 	"github.com/layerfix/layerfix/photos"
-	"github.com/layerfix/layerfix/server/printerlink"
+	"github.com/layerfix/layerfix/printerlink"
 	"github.com/layerfix/layerfix/store"
 )
 

@@ -1,6 +1,6 @@
 // End-to-end check of the printer link against the real binary: a printer linked to a loopback
 // Moonraker fake (the shapes of Moonraker v0.9.3 in front of Klipper v0.12.0, as the Go fakes in
-// server/printerlink/printerlinktest), "Diagnose the last print" fills the issue form, and the
+// printerlink/printerlinktest), "Diagnose the last print" fills the issue form, and the
 // analysis of that form names the log's fact. At 390 px.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -17,7 +17,7 @@ const KEY = 'moonraker-e2e-key-7f3a9c1d5e';
 
 // The Go fakes' files: a klippy.log whose extruder read beyond max_temp, and its printer.cfg. The
 // log gets 4000 more status lines before its shutdown, so only its end fits the attachments.
-const testdata = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'server', 'printerlink', 'printerlinktest', 'testdata');
+const testdata = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'printerlink', 'printerlinktest', 'testdata');
 const PRINTER_CFG = readFileSync(path.join(testdata, 'printer.cfg'), 'utf8');
 const KLIPPY_LOG = (() => {
   const log = readFileSync(path.join(testdata, 'klippy.log'), 'utf8');

@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/layerfix/layerfix/ai"
-	"github.com/layerfix/layerfix/server/printerlink/printerlinktest"
+	"github.com/layerfix/layerfix/printerlink/printerlinktest"
 )
 
 var loopback = Policy{Nets: []netip.Prefix{netip.MustParsePrefix("127.0.0.1/32")}}
