@@ -32,6 +32,10 @@ describe('startMode', () => {
     expect(startMode(prerenderedRoot(), cfg, storage(), storage(), { key: 'default', idx: 0, usr: null })).toBe('hydrate');
   });
 
+  it('starts the app at once with Firebase accounts: the prerendered sign-in screens are the built-in ones', () => {
+    expect(startMode(prerenderedRoot(), { ...cfg, authMode: 'firebase' }, storage(), storage(), null)).toBe('replace');
+  });
+
   it('starts the app at once when a session may be stored', () => {
     expect(startMode(prerenderedRoot(), cfg, storage({ 'layerfix.session': '{}' }), storage(), null)).toBe('replace');
   });

@@ -5,8 +5,8 @@ import type { RuntimeConfig } from '../config';
 
 /**
  * - 'mount': a plain page (no prerendered screen): the app renders at once.
- * - 'replace': the screen is prerendered, but the app's first screen here differs from it (a session
- *   may be stored, the analytics consent and settings belong on the page, or this tab holds what
+ * - 'replace': the screen is prerendered, but the app's first screen here differs from it (accounts
+ *   are Firebase's, a session may be stored, the analytics consent and settings belong on the page, or this tab holds what
  *   the app shows: a draft, a notice carried by the navigation): the app loads after the first
  *   paint and replaces the page.
  * - 'hydrate': the prerendered page is what the app would show: nothing more loads until someone
@@ -22,6 +22,9 @@ export function startMode(
   historyState: unknown = window.history.state,
 ): StartMode {
   if (!root.firstElementChild) return 'mount';
+  // The screens are prerendered with the built-in accounts: with Firebase the sign-in screens
+  // differ (Continue with Google, the identity provider's messages).
+  if (cfg.authMode !== 'local') return 'replace';
   if (mayBeSignedIn(cfg.authMode, storage) || analyticsConfigured(cfg)) return 'replace';
   if (holdsAppState(tabStorage) || carriesRouteState(historyState)) return 'replace';
   return 'hydrate';

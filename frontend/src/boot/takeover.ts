@@ -180,9 +180,9 @@ function snapshot(field: Field): Typed {
  * Tells the app's state what each field held (a field that still holds it keeps its caret as it is
  * now). The app's render after one field's news puts its own state back into the others, so every
  * field is read before any is handed over. React notices
- * a change only when the value differs from the one it last saw (its value tracker, which learns
+ * a change only when the value differs from the one it last saw (its value record, which learns
  * of values set on the element itself), so a field is first set to something else through the
- * element and then to what was typed past the tracker, and an input event follows. Caret and
+ * element and then to what was typed past that record, and an input event follows. Caret and
  * scroll position are kept.
  */
 export function handOver(typed: Iterable<Typed>): void {
