@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"regexp"
-	"sort"
 	"strings"
 	"testing"
 )
@@ -54,19 +53,7 @@ func TestOpenAPICoversEveryRoute(t *testing.T) {
 		}
 		routed[r.Method+" "+r.Path] = true
 	}
-	var missing, extra []string
-	for k := range routed {
-		if !documented[k] {
-			missing = append(missing, k)
-		}
-	}
-	for k := range documented {
-		if !routed[k] {
-			extra = append(extra, k)
-		}
-	}
-	sort.Strings(missing)
-	sort.Strings(extra)
+	missing, extra := keysOnlyIn(routed, documented), keysOnlyIn(documented, routed)
 	if len(missing) > 0 {
 		t.Errorf("routes without a document: %v", missing)
 	}

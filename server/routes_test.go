@@ -36,19 +36,7 @@ func TestRoutesAllInTable(t *testing.T) {
 			}
 			got[key] = true
 		}
-		var extra, missing []string
-		for k := range got {
-			if !want[k] {
-				extra = append(extra, k)
-			}
-		}
-		for k := range want {
-			if !got[k] {
-				missing = append(missing, k)
-			}
-		}
-		sort.Strings(extra)
-		sort.Strings(missing)
+		extra, missing := keysOnlyIn(got, want), keysOnlyIn(want, got)
 		if len(extra) > 0 {
 			t.Errorf("base path %q: routes registered outside the table: %v", ts.cfg.BasePath, extra)
 		}
@@ -75,4 +63,16 @@ func TestRouteAuthFromTable(t *testing.T) {
 			t.Errorf("%s %s (auth %d) without a token: %d", r.Method, r.Path, r.Auth, w.Code)
 		}
 	}
+}
+
+// keysOnlyIn is the keys of a that b lacks, sorted.
+func keysOnlyIn(a, b map[string]bool) []string {
+	var only []string
+	for k := range a {
+		if !b[k] {
+			only = append(only, k)
+		}
+	}
+	sort.Strings(only)
+	return only
 }
