@@ -8,7 +8,7 @@ import path from 'node:path';
 import { describe, test } from 'node:test';
 import { promisify } from 'node:util';
 import { newPage } from './browser.mjs';
-import { resultsDir, signIn, signUpViaApi, useServerAndBrowser } from './helpers.mjs';
+import { anonymousAnalysis, resultsDir, signIn, signUpViaApi, useServerAndBrowser } from './helpers.mjs';
 import { binaryPath } from './server.mjs';
 
 const shot = (page, name) => page.screenshot({ path: path.join(resultsDir, `auth-${name}.png`), fullPage: true });
@@ -58,26 +58,7 @@ describe('accounts (local mode)', () => {
     }
 
     // One anonymous analysis first: it moves to the account at sign-up.
-    const anon = await page.evaluate(async () => {
-      const res = await fetch('api/troubleshoot', {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify({
-          category: 'stringing',
-          description: 'Thin strings between the towers of my benchy print',
-          material: null,
-          nozzleTemp: null,
-          bedTemp: null,
-          layerHeight: null,
-          printSpeed: null,
-          infill: null,
-          printerBrand: 'Prusa MK4',
-          images: [],
-          screenDimensions: { width: 1280, height: 800 },
-        }),
-      });
-      return res.status;
-    });
+    const anon = await anonymousAnalysis(page, { width: 1280, height: 800 });
     assert.equal(anon, 200, 'anonymous analysis');
 
     await page.goto(`${env.server.baseURL}/login?mode=signup`);

@@ -13,7 +13,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { launchBrowser, newPage } from './browser.mjs';
-import { openAccount, resultsDir, signIn } from './helpers.mjs';
+import { anonymousAnalysis, openAccount, resultsDir, signIn } from './helpers.mjs';
 import { startServer } from './server.mjs';
 
 const firebaseBin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'scripts', 'firebase', 'node_modules', '.bin', 'firebase');
@@ -174,26 +174,7 @@ describe('Firebase mode against the Auth emulator', () => {
       const name = `Ada ${label}`;
       const { page, errors } = await freshPage(viewport);
       // One anonymous analysis moves to the account at sign-up.
-      const anon = await page.evaluate(async () => {
-        const res = await fetch('api/troubleshoot', {
-          method: 'POST',
-          headers: { 'Content-Type': 'application/json' },
-          body: JSON.stringify({
-            category: 'stringing',
-            description: 'Thin strings between the towers of my benchy print',
-            material: null,
-            nozzleTemp: null,
-            bedTemp: null,
-            layerHeight: null,
-            printSpeed: null,
-            infill: null,
-            printerBrand: 'Prusa MK4',
-            images: [],
-            screenDimensions: { width: 390, height: 844 },
-          }),
-        });
-        return res.status;
-      });
+      const anon = await anonymousAnalysis(page, { width: 390, height: 844 });
       assert.equal(anon, 200, 'anonymous analysis');
 
       await signUp(page, name, email);

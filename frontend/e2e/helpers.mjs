@@ -116,3 +116,30 @@ export async function axeViolations(page) {
   const result = await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
   return result.violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
+
+/**
+ * Runs one anonymous analysis (stringing on a Prusa MK4) from the page, as a visitor's form would
+ * send it, and returns the HTTP status.
+ */
+export async function anonymousAnalysis(page, screen) {
+  return page.evaluate(async (screenDimensions) => {
+    const res = await fetch('api/troubleshoot', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({
+        category: 'stringing',
+        description: 'Thin strings between the towers of my benchy print',
+        material: null,
+        nozzleTemp: null,
+        bedTemp: null,
+        layerHeight: null,
+        printSpeed: null,
+        infill: null,
+        printerBrand: 'Prusa MK4',
+        images: [],
+        screenDimensions,
+      }),
+    });
+    return res.status;
+  }, screen);
+}
