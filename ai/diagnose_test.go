@@ -5,10 +5,7 @@ import "testing"
 // The diagnosed category follows the description, not the tile the maker
 // left on "Other".
 func TestDiagnose(t *testing.T) {
-	e, err := NewEngine()
-	if err != nil {
-		t.Fatal(err)
-	}
+	e := sharedEngine(t)
 	for _, tc := range []struct {
 		req  Request
 		want string

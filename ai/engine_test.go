@@ -387,10 +387,7 @@ func TestAnalyzeHonoursContext(t *testing.T) {
 // TestRealKnowledgeBaseShapes runs the real engine over varied requests and
 // checks every result keeps the contract.
 func TestRealKnowledgeBaseShapes(t *testing.T) {
-	e, err := NewEngine()
-	if err != nil {
-		t.Fatal(err)
-	}
+	e := sharedEngine(t)
 	for _, req := range benchRequests() {
 		res := analyze(t, e, req)
 		if t.Failed() {
@@ -428,10 +425,7 @@ func titles(res *Result) []string {
 // once (sharing the engine's reused working memory) are exactly those made
 // one at a time.
 func TestConcurrentAnalyze(t *testing.T) {
-	e, err := NewEngine()
-	if err != nil {
-		t.Fatal(err)
-	}
+	e := sharedEngine(t)
 	reqs := benchRequests()
 	want := make([]*Result, len(reqs))
 	wantCands := make([][]Candidate, len(reqs))
@@ -466,10 +460,7 @@ func TestConcurrentAnalyze(t *testing.T) {
 // sliced file of a Bowden printer that strings puts the retraction fix,
 // quoting the file's number, at the top; without the file it is not there.
 func TestSlicedFileSettingsChangeTheAnswer(t *testing.T) {
-	e, err := NewEngine()
-	if err != nil {
-		t.Fatal(err)
-	}
+	e := sharedEngine(t)
 	req := Request{Category: "stringing", Description: "Fine strings and hairs between the towers on every print", Material: "PLA",
 		NozzleTemp: num(205), PrinterBrand: "Creality Ender 3 V2"}
 	without := analyze(t, e, req)

@@ -31,10 +31,7 @@ var attachSets = []attachSet{
 // attachments, the locked set first. Only the training set's misses are
 // logged (`go test ./ai -run EvalAttach -v`).
 func TestEvalAttach(t *testing.T) {
-	e, err := NewEngine()
-	if err != nil {
-		t.Fatal(err)
-	}
+	e := sharedEngine(t)
 	for _, set := range attachSets {
 		t.Run(strings.TrimSuffix(filepath.Base(set.file), ".json"), func(t *testing.T) {
 			cases := loadEvalCases(t, set.file)

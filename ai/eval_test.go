@@ -60,10 +60,7 @@ func loadEvalCases(t testing.TB, file string) []Case {
 // Run with `go test ./ai -run Eval -v` to see misses. The same numbers
 // without the case base (knowledge base and rules only) are logged too.
 func TestEval(t *testing.T) {
-	e, err := NewEngine()
-	if err != nil {
-		t.Fatal(err)
-	}
+	e := sharedEngine(t)
 	kbOnly, err := newEngineFS(mustSub(t, kbFiles, "kb"), nil)
 	if err != nil {
 		t.Fatal(err)

@@ -47,8 +47,10 @@ var (
 	sharedErr  error
 )
 
-// sharedEngine is the real engine, built once for the tests that only read it.
-func sharedEngine(t *testing.T) *Engine {
+// sharedEngine is the real engine, built once for the tests that only read it
+// (building it is most of a test's time under -race); a test that changes it
+// (SetLocalCases) builds its own.
+func sharedEngine(t testing.TB) *Engine {
 	t.Helper()
 	sharedOnce.Do(func() { shared, sharedErr = NewEngine() })
 	if sharedErr != nil {

@@ -125,10 +125,7 @@ func FuzzAnalyze(f *testing.F) {
 		}
 		f.Add("stringing", "strings and blobs between the towers", "PLA", "Prusa MK4", "", "", false, "", bitSlicer|1<<i, []byte(nil), 0.0, uint8(none))
 	}
-	e, err := NewEngine()
-	if err != nil {
-		f.Fatal(err)
-	}
+	e := sharedEngine(f)
 	f.Fuzz(func(t *testing.T, category, desc, material, printer, model, question string, answer bool, history string,
 		mask uint32, values []byte, wild float64, wildAt uint8) {
 		if len(desc) > 4000 {

@@ -10,10 +10,7 @@ import (
 // TestRealKnowledgeBaseLoads is the feedback loop for the knowledge-base
 // writers: every embedded file must pass validation.
 func TestRealKnowledgeBaseLoads(t *testing.T) {
-	e, err := NewEngine()
-	if err != nil {
-		t.Fatalf("NewEngine: %v", err)
-	}
+	e := sharedEngine(t)
 	if len(e.kb.materials) < 10 || len(e.kb.printers) < 30 {
 		t.Errorf("materials %d, printers %d: want at least 10 and 30", len(e.kb.materials), len(e.kb.printers))
 	}
@@ -23,10 +20,7 @@ func TestRealKnowledgeBaseLoads(t *testing.T) {
 // TestRealKnowledgeBaseCoverage checks the issue's minimum: 60 modes over all
 // ten categories.
 func TestRealKnowledgeBaseCoverage(t *testing.T) {
-	e, err := NewEngine()
-	if err != nil {
-		t.Fatalf("NewEngine: %v", err)
-	}
+	e := sharedEngine(t)
 	perCategory := map[string]int{}
 	for _, m := range e.kb.modes {
 		perCategory[m.Category]++
@@ -151,10 +145,7 @@ func TestBadTablesRejected(t *testing.T) {
 // a maker's own description of such a fault ranks that mode first, whatever
 // tile was picked.
 func TestHardwareAndFirmwareModes(t *testing.T) {
-	e, err := NewEngine()
-	if err != nil {
-		t.Fatal(err)
-	}
+	e := sharedEngine(t)
 	tests := []struct {
 		category, desc, want string
 	}{
@@ -186,10 +177,7 @@ func TestHardwareAndFirmwareModes(t *testing.T) {
 // A release number is a hint, not a symptom: a maker who names the firmware
 // they run still gets the causes of the symptom they describe first.
 func TestReleaseNumberDoesNotOutweighTheSymptom(t *testing.T) {
-	e, err := NewEngine()
-	if err != nil {
-		t.Fatal(err)
-	}
+	e := sharedEngine(t)
 	desc := "Thermal runaway on my MK4S on firmware 6.1.2, a fluke? It happened a second time while preheating. On the sensors page the hotend read -23 C, then 170, then -23 again, jumping around."
 	for _, cat := range []string{"heating-issues", "other"} {
 		if got := topMode(t, e, Request{Category: cat, Description: desc}); strings.HasPrefix(got, "other-firmware") {

@@ -21,7 +21,7 @@ func realEngine(t *testing.T) *Engine {
 // failure modes and steps built from the maker's own settings; anything
 // else is not a step the engine knows and is not learned.
 func TestStepRefsNameOnlyKnowledgeBaseSteps(t *testing.T) {
-	e := realEngine(t)
+	e := sharedEngine(t)
 	req := Request{Category: "stringing", Description: "Thin hairs between the towers after every print", Material: "PETG",
 		NozzleTemp: num(235), PrinterBrand: "Creality Ender 3", Slicer: &SlicerSettings{RetractionLength: num(1.1)}}
 	res, err := e.Analyze(context.Background(), req)

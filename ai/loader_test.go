@@ -50,10 +50,7 @@ func TestEngineLoaderWaitsForTheEngine(t *testing.T) {
 	}
 	close(gate)
 	res := <-answered
-	e, err := NewEngine()
-	if err != nil {
-		t.Fatal(err)
-	}
+	e := sharedEngine(t)
 	want, _ := e.Analyze(context.Background(), req)
 	if res == nil || res.Summary != want.Summary || len(res.Steps) != len(want.Steps) {
 		t.Fatalf("the loader's answer differs from the engine's: %+v", res)

@@ -9,10 +9,7 @@ import (
 // Steps start from the maker's own numbers, and never suggest a value the
 // form or the sliced file already has.
 func TestOwnNumbers(t *testing.T) {
-	e, err := NewEngine()
-	if err != nil {
-		t.Fatal(err)
-	}
+	e := sharedEngine(t)
 	cases := []struct {
 		name  string
 		req   Request
@@ -67,10 +64,7 @@ func TestOwnNumbers(t *testing.T) {
 // The whole analysis: a stringing report with the sliced file's travel at
 // 150 mm/s and a 245 °C PETG print.
 func TestStepsQuoteOwnNumbers(t *testing.T) {
-	e, err := NewEngine()
-	if err != nil {
-		t.Fatal(err)
-	}
+	e := sharedEngine(t)
 	req := Request{Category: "stringing", Description: "Long thin strings and wisps between the towers on every print",
 		Material: "PETG", NozzleTemp: num(245), Slicer: &SlicerSettings{TravelSpeed: num(150)}}
 	res, err := e.Analyze(context.Background(), req)

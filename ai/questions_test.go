@@ -11,10 +11,7 @@ import (
 )
 
 func TestQuestionsLoadAndValidate(t *testing.T) {
-	e, err := NewEngine()
-	if err != nil {
-		t.Fatal(err)
-	}
+	e := sharedEngine(t)
 	if len(e.kb.questions) < 10 {
 		t.Fatalf("%d questions", len(e.kb.questions))
 	}
@@ -45,10 +42,7 @@ func TestQuestionsLoadAndValidate(t *testing.T) {
 // TestNarrowItDown: look-alike causes get a question, and each answer puts
 // the cause it supports first.
 func TestNarrowItDown(t *testing.T) {
-	e, err := NewEngine()
-	if err != nil {
-		t.Fatal(err)
-	}
+	e := sharedEngine(t)
 	req := Request{Category: "heating-issues", Description: "The temperature reading jumps around and drops by 10 degrees during the print."}
 	res, err := e.Analyze(context.Background(), req)
 	if err != nil {
@@ -100,10 +94,7 @@ func TestNarrowItDown(t *testing.T) {
 
 // A clear description gets no question.
 func TestNoQuestionWhenClear(t *testing.T) {
-	e, err := NewEngine()
-	if err != nil {
-		t.Fatal(err)
-	}
+	e := sharedEngine(t)
 	res, _ := e.Analyze(context.Background(), Request{Category: "first-layer", Description: "Elephant foot: the bottom layers bulge outwards on every print, the rest is perfect."})
 	if len(res.Questions) != 0 {
 		t.Fatalf("questions for a clear case: %+v", res.Questions)
@@ -113,10 +104,7 @@ func TestNoQuestionWhenClear(t *testing.T) {
 // Questions are about the problem at hand: under a warping report every
 // question names a bed-adhesion cause, never only a hotend or extruder one.
 func TestQuestionsStayOnTopic(t *testing.T) {
-	e, err := NewEngine()
-	if err != nil {
-		t.Fatal(err)
-	}
+	e := sharedEngine(t)
 	category := map[string]string{}
 	for _, m := range e.kb.modes {
 		category[m.ID] = m.Category
@@ -153,10 +141,7 @@ func TestQuestionsStayOnTopic(t *testing.T) {
 // "Not sure" is an answer: the question stays answered, the order of the
 // steps does not change, and no third question comes in its place.
 func TestNotSure(t *testing.T) {
-	e, err := NewEngine()
-	if err != nil {
-		t.Fatal(err)
-	}
+	e := sharedEngine(t)
 	req := Request{Category: "heating-issues", Description: "The temperature reading jumps around and drops by 10 degrees during the print."}
 	first, err := e.Analyze(context.Background(), req)
 	if err != nil {
@@ -187,10 +172,7 @@ func TestNotSure(t *testing.T) {
 // At most two questions are asked for one analysis, however many are
 // answered: answering one never brings two new ones.
 func TestAtMostTwoQuestions(t *testing.T) {
-	e, err := NewEngine()
-	if err != nil {
-		t.Fatal(err)
-	}
+	e := sharedEngine(t)
 	asked := 0
 	for _, c := range loadEvalCases(t, "testdata/casebase/holdout.json") {
 		req := c.Request()
