@@ -18,6 +18,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -78,6 +79,7 @@ func TestTroubleshootWithGemini(t *testing.T) {
 			var calls atomic.Int32
 			fake := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 				calls.Add(1)
+				io.Copy(io.Discard, r.Body) // read, so a client that gives up cancels r.Context()
 				if !strings.HasSuffix(r.URL.Path, ":generateContent") || r.Header.Get("x-goog-api-key") != "k-test" {
 					http.Error(w, "wrong request", 404)
 					return
@@ -387,6 +389,10 @@ func serverWithEnv(t *testing.T, env map[string]string) *server.Server {
 		t.Fatal(err)
 	}
 	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
+	// These servers only read the engine (no learner is wired in): they
+	// share one, built once.
+	defer func(b func() (*ai.Engine, error)) { buildEngine = b }(buildEngine)
+	buildEngine = sharedEngine
 	an, engine, err := newAnalyzer(context.Background(), cfg, quiet)
 	if err != nil {
 		t.Fatal(err)
@@ -400,6 +406,9 @@ func serverWithEnv(t *testing.T, env map[string]string) *server.Server {
 	}
 	return srv
 }
+
+// sharedEngine is the built-in engine of the servers of serverWithEnv.
+var sharedEngine = sync.OnceValues(ai.NewEngine)
 
 func serveReq(srv *server.Server, method, path, body string) *httptest.ResponseRecorder {
 	req := httptest.NewRequest(method, path, strings.NewReader(body))
