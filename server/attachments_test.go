@@ -324,10 +324,7 @@ func (r *recordingRefiner) lastAttachments() []ai.Attachment {
 // Narrowing down re-analyses with the same attachments: the anonymous
 // token binds them, a saved issue uses its stored ones.
 func TestRefineKeepsAttachments(t *testing.T) {
-	engine, err := ai.NewEngine()
-	if err != nil {
-		t.Fatal(err)
-	}
+	engine := sharedEngine(t)
 	rec := &recordingRefiner{Engine: engine}
 	st := storetest.Open(t)
 	srv, err := New(testConfig(t, nil), Deps{Store: st, Analyzer: rec, Refiner: rec, Frontend: testFrontend,

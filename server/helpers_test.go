@@ -28,6 +28,20 @@ var testFrontend = fstest.MapFS{
 	"favicon.svg":             {Data: []byte("<svg/>")},
 }
 
+var buildSharedEngine = sync.OnceValues(ai.NewEngine)
+
+// sharedEngine is the real engine, built once for the tests that only read
+// it (building it takes seconds of CPU under -race); a test that gives it
+// to the server as its Learner builds its own.
+func sharedEngine(t testing.TB) *ai.Engine {
+	t.Helper()
+	e, err := buildSharedEngine()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
 // fakeAnalyzer answers with a fixed result or error and counts calls.
 type fakeAnalyzer struct {
 	mu    sync.Mutex

@@ -5,7 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/layerfix/layerfix/ai"
 	"github.com/layerfix/layerfix/config"
 )
 
@@ -14,10 +13,7 @@ import (
 // A new workspace route with an id in its path fails this test until it
 // is added to the table.
 func TestOtherUsersIDsAre404(t *testing.T) {
-	engine, err := ai.NewEngine()
-	if err != nil {
-		t.Fatal(err)
-	}
+	engine := sharedEngine(t)
 	ws := newWorkspace(t, nil, func(c *config.Config, d *Deps) { d.Refiner = engine; c.PrinterLink = true })
 	ada := ws.user(t, "ada@example.com")
 	bob := ws.user(t, "bob@example.com")

@@ -19,10 +19,7 @@ const ambiguous = "The temperature reading jumps around and drops by 10 degrees 
 
 func engineServer(t *testing.T) (*testServer, *testClock) {
 	t.Helper()
-	engine, err := ai.NewEngine()
-	if err != nil {
-		t.Fatal(err)
-	}
+	engine := sharedEngine(t)
 	cfg := testConfig(t, nil)
 	st := storetest.Open(t)
 	clock := &testClock{t: time.Date(2026, 3, 14, 10, 0, 0, 0, time.UTC)}
@@ -119,10 +116,7 @@ func TestRefineAnonymousResult(t *testing.T) {
 }
 
 func TestRefineSavedIssue(t *testing.T) {
-	engine, err := ai.NewEngine()
-	if err != nil {
-		t.Fatal(err)
-	}
+	engine := sharedEngine(t)
 	ws := newWorkspace(t, engine, func(c *config.Config, d *Deps) { d.Refiner = engine })
 	ada, bob := ws.user(t, "ada@example.com"), ws.user(t, "bob@example.com")
 	p := ws.addPrinter(t, ada, "Mk4", "Prusa MK4")
@@ -185,7 +179,7 @@ func TestRefineSavedIssue(t *testing.T) {
 
 // A result without questions (Gemini's, or a clear case) cannot be refined.
 func TestRefineNeedsQuestions(t *testing.T) {
-	engine, _ := ai.NewEngine()
+	engine := sharedEngine(t)
 	ws := newWorkspace(t, &fakeAnalyzer{}, func(c *config.Config, d *Deps) { d.Refiner = engine })
 	ada := ws.user(t, "ada@example.com")
 	p := ws.addPrinter(t, ada, "Mk4", "Prusa")

@@ -439,10 +439,7 @@ func TestResolveAndProgress(t *testing.T) {
 // TestResolvedFixRankedFirst runs the real offline engine: a fix the maker
 // marked as working comes first on the next similar issue of that printer.
 func TestResolvedFixRankedFirst(t *testing.T) {
-	engine, err := ai.NewEngine()
-	if err != nil {
-		t.Fatal(err)
-	}
+	engine := sharedEngine(t)
 	ws := newWorkspace(t, engine)
 	ada := ws.user(t, "ada@example.com")
 	u, _ := ws.store.UserByEmail(context.Background(), "ada@example.com")
@@ -566,10 +563,7 @@ func TestCheckedStepsOnTheServer(t *testing.T) {
 // the issue list filters by it, the printer's statistics count it, and the
 // maker's own choice still wins where they made one.
 func TestDiagnosedCategoryOfIssues(t *testing.T) {
-	engine, err := ai.NewEngine()
-	if err != nil {
-		t.Fatal(err)
-	}
+	engine := sharedEngine(t)
 	ws := newWorkspace(t, engine, func(c *config.Config, d *Deps) { d.Refiner = engine })
 	ada := ws.user(t, "ada@example.com")
 	p := ws.addPrinter(t, ada, "Mk4", "Prusa MK4")

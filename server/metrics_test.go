@@ -6,18 +6,13 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-
-	"github.com/layerfix/layerfix/ai"
 )
 
 // With LAYERFIX_METRICS=on, /metrics reports requests by route template,
 // analyses by engine, allowance refusals, database pools and the Go
 // runtime; with metrics off there is no /metrics.
 func TestMetrics(t *testing.T) {
-	engine, err := ai.NewEngine()
-	if err != nil {
-		t.Fatal(err)
-	}
+	engine := sharedEngine(t)
 	ts := newTestServer(t, map[string]string{"LAYERFIX_METRICS": "on"}, engine)
 	for i := 0; i < 4; i++ { // the fourth is over the anonymous allowance
 		ts.do(t, "POST", "/api/troubleshoot", validTroubleshoot(nil))

@@ -32,10 +32,7 @@ func singleSlicerSettings() []map[string]any {
 // engine or refused with a 400 naming the setting; never a 500, on the
 // anonymous and the signed-in form alike.
 func TestSingleSlicerSettingNeverAnswers500(t *testing.T) {
-	engine, err := ai.NewEngine()
-	if err != nil {
-		t.Fatal(err)
-	}
+	engine := sharedEngine(t)
 	settings := singleSlicerSettings()
 	if len(settings) != 30 {
 		t.Fatalf("%d requests, want 10 settings × 3 values", len(settings))

@@ -23,10 +23,7 @@ import (
 // separators, invalid UTF-8, empty and missing lists, questions, answers
 // and refine tokens; ?pretty still indents.
 func TestResultBodyIsTheResultsJSON(t *testing.T) {
-	engine, err := ai.NewEngine()
-	if err != nil {
-		t.Fatal(err)
-	}
+	engine := sharedEngine(t)
 	cases, err := ai.EmbeddedCases()
 	if err != nil {
 		t.Fatal(err)

@@ -96,10 +96,7 @@ var badPublicText = regexp.MustCompile(`(^|[.!?]\s+)the (printer|maker)\b|the pr
 // TestSharedGuideReadsWellToAStranger shares the real engine's results for a
 // signed-in owner and reads the public guide.
 func TestSharedGuideReadsWellToAStranger(t *testing.T) {
-	engine, err := ai.NewEngine()
-	if err != nil {
-		t.Fatal(err)
-	}
+	engine := sharedEngine(t)
 	ws := newWorkspace(t, engine)
 	ada := ws.user(t, "ada.lovelace@example.com")
 	u, _ := ws.store.UserByEmail(t.Context(), "ada.lovelace@example.com")

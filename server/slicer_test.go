@@ -12,10 +12,7 @@ import (
 // (a 0.8 mm retraction on a Bowden printer) changes the answer; bad values
 // are refused by name; a saved issue keeps the settings.
 func TestSlicerSettingsReachTheEngine(t *testing.T) {
-	engine, err := ai.NewEngine()
-	if err != nil {
-		t.Fatal(err)
-	}
+	engine := sharedEngine(t)
 	ts := newTestServer(t, map[string]string{"LAYERFIX_ANON_MONTHLY_LIMIT": "unlimited"}, engine)
 	first := func(mod func(m map[string]any)) string {
 		w := ts.do(t, "POST", "/api/troubleshoot", validTroubleshoot(mod))
