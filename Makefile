@@ -5,7 +5,7 @@ VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -s -w -X main.version=$(VERSION)
 SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all build frontend run test test-go test-frontend test-e2e vet fmt-check lint lint-tool lint-go lint-frontend deps-test deps-go-test bench clean release release-check attack fuzz lighthouse bench-farm bench-http test-s3 api-types
+.PHONY: all build frontend run test test-go test-go-race test-go-purego test-go-and-static test-frontend frontend-static test-vitest test-e2e vet fmt-check lint lint-tool lint-go lint-frontend deps-test deps-go-test bench clean release release-check attack fuzz lighthouse bench-farm bench-http test-s3 api-types
 
 # stripe-mock: a local Stripe API for the billing tests (installed once).
 STRIPE_MOCK ?= github.com/stripe/stripe-mock@v0.203.0
@@ -50,7 +50,7 @@ $(GOLANGCI_LINT):
 lint: lint-go lint-frontend
 
 lint-go: $(GOLANGCI_LINT)
-	$(GOLANGCI_LINT) run --concurrency 2 --allow-serial-runners ./...
+	$(NICE) $(GOLANGCI_LINT) run --concurrency 2 --allow-serial-runners ./...
 
 lint-frontend: frontend/node_modules/.package-lock.json
 	cd frontend && npm run lint
@@ -73,11 +73,15 @@ scripts/firebase/node_modules/.package-lock.json: scripts/firebase/package-lock.
 
 # Store tests also run on PostgreSQL when Debian's server is installed;
 # under make the Firebase emulator test must run, not skip.
-test-go: deps-go-test scripts/firebase/node_modules/.package-lock.json
+test-go: test-go-race test-go-purego
+
+test-go-race: deps-go-test scripts/firebase/node_modules/.package-lock.json
 	LAYERFIX_REQUIRE_FIREBASE_EMULATOR=1 scripts/with-postgres.sh $(GO) test -race -count=1 ./...
-	# The release binaries' SQLite (pure Go): the store's tests again (every
-	# query of the HTTP layer goes through the store).
-	$(GO) test -count=1 -tags sqlite_purego ./store/...
+
+# The release binaries' SQLite (pure Go): the store's tests again (every
+# query of the HTTP layer goes through the store).
+test-go-purego:
+	$(NICE) $(GO) test -count=1 -tags sqlite_purego ./store/...
 
 # openapi-typescript in a package of its own: it needs TypeScript 5's
 # compiler API, which the frontend's TypeScript 7 does not ship.
@@ -92,14 +96,29 @@ api-types: frontend/scripts/openapi-types/node_modules/.package-lock.json
 	$(GO) generate ./server
 	node frontend/scripts/openapi-types/gen.mjs
 
-test-frontend: frontend/node_modules/.package-lock.json frontend/scripts/openapi-types/node_modules/.package-lock.json
-	node frontend/scripts/openapi-types/gen.mjs --check
-	cd frontend && npm run typecheck && npm run lint && npm test
+test-frontend: frontend-static test-vitest
+
+# The frontend checks that only read the sources: the generated API types,
+# TypeScript, ESLint.
+frontend-static: frontend/node_modules/.package-lock.json frontend/scripts/openapi-types/node_modules/.package-lock.json
+	$(NICE) node frontend/scripts/openapi-types/gen.mjs --check
+	cd frontend && $(NICE) npm run typecheck && $(NICE) npm run lint
+
+test-vitest: frontend/node_modules/.package-lock.json
+	cd frontend && npm test
 
 test-e2e: build deps-test scripts/firebase/node_modules/.package-lock.json
 	cd frontend && LAYERFIX_BIN=$(CURDIR)/$(BIN) npm run e2e
 
-test: build fmt-check lint-go test-go test-frontend test-e2e
+test: build fmt-check test-go-and-static test-vitest test-e2e
+
+# The Go tests under -race leave a core idle for their last minutes (the
+# server package runs alone): the checks that have no timing of their own
+# (golangci-lint, the pure-Go SQLite rerun, the frontend's types and lint)
+# run beside them at the lowest CPU priority, so they take only what the
+# tests leave. Each target's output is printed whole when it ends.
+test-go-and-static:
+	$(MAKE) --no-print-directory -j4 --output-sync=target NICE="nice -n 19" test-go-race test-go-purego lint-go frontend-static
 
 # Hostile-load script (issue 10): replays the attacks against the real binary
 # on loopback and checks peak RSS, /healthz latency and every answer.
