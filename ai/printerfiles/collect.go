@@ -412,7 +412,7 @@ func firstWord(s string) string {
 }
 
 // stripTimestamp removes a clock or date prefix a console adds
-// ("10:16:02  ", "[10:16:02] ", "3/2/2024, 4:02:11 PM\t",
+// ("10:16:02  ", "[10:16:02] ", "10:16:02\u00a0", "3/2/2024, 4:02:11 PM\t",
 // "2023-06-27 11:50:42,123 - ").
 func stripTimestamp(s string) string {
 	t := trimLeftSpace(s)
@@ -449,6 +449,9 @@ done:
 		return ""
 	case rest[0] == '\t' || rest[0] == ' ':
 		return trimLeftSpace(rest)
+	case strings.HasPrefix(rest, "\u00a0"):
+		// Fluidd's console ends its clock with a no-break space
+		return trimLeftSpace(rest[len("\u00a0"):])
 	}
 	return s
 }

@@ -188,7 +188,9 @@ func scoreLine(sc *scores, m503 *int, raw string) (decided bool) {
 			sc[sMarlinConfig] += 2
 		}
 	case '[':
-		if end := strings.IndexByte(t, ']'); end > 1 && strings.TrimSpace(t[end+1:]) == "" || end > 1 && (t[end+1] == '#' || t[end+1] == ' ') {
+		if end := strings.IndexByte(t, ']'); end > 1 && isClock(t[1:end]) {
+			// a console's "[10:16:02] " clock, not a section
+		} else if end > 1 && strings.TrimSpace(t[end+1:]) == "" || end > 1 && (t[end+1] == '#' || t[end+1] == ' ') {
 			typ := firstWord(strings.TrimSpace(t[1:end]))
 			if isKlipperSection(typ) {
 				sc[sKlipperConfig] += 4

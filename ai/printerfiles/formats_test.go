@@ -517,6 +517,8 @@ var transforms = []transform{
 	{name: "octoprint-terminal", families: []family{famHost}, apply: hostRender("octoprint-terminal")},
 	{name: "echo-toggle", families: []family{famHost}, apply: toggleEcho},
 	{name: "console-block", families: []family{famKlipperCons}, apply: renderConsole("block")},
+	{name: "console-nbsp", families: []family{famKlipperCons}, apply: renderConsole("nbsp")},
+	{name: "console-bracket", families: []family{famKlipperCons}, apply: renderConsole("bracket")},
 	{name: "console-bare", families: []family{famKlipperCons}, apply: renderConsole("bare")},
 	{name: "save-config", families: []family{famKlipperCfg}, apply: saveConfig},
 	{name: "equals", families: []family{famKlipperCfg}, apply: equalsSigns},
