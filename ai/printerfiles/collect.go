@@ -437,8 +437,8 @@ func stripTimestamp(s string) string {
 		j++
 	}
 done:
-	if colons == 0 {
-		return s
+	if colons < 2 {
+		return s // a clock has hours, minutes and seconds; "0: Heaters switched off" is a heater's number
 	}
 	rest := t[j:]
 	switch {

@@ -161,6 +161,9 @@ func scoreLine(sc *scores, m503 *int, raw string) (decided bool) {
 	if s != u || strings.HasPrefix(s, "ok T:") {
 		sc[sMarlinSerial]++
 	}
+	if strings.Count(s, "\t") >= 2 && isTMCTableLine(s) {
+		sc[sMarlinSerial] += 2
+	}
 	if isM503Line(s) {
 		*m503++
 		if s != u || strings.HasPrefix(u, "  ") {
@@ -218,6 +221,18 @@ func scoreLine(sc *scores, m503 *int, raw string) (decided bool) {
 		sc[sKlipperConsole] += 2
 	}
 	return false
+}
+
+// isTMCTableLine reports whether s is a line of Marlin's M122 driver
+// table: its axis header or a row the reader knows.
+func isTMCTableLine(s string) bool {
+	label, rest, _ := strings.Cut(s, "\t")
+	label = strings.TrimSpace(label)
+	if label == "DRVSTATUS" || tmcAxisLabel(label) {
+		return tmcAxisLabel(strings.TrimSpace(firstWord(strings.TrimLeft(rest, "\t"))))
+	}
+	_, ok := tmcRows[label]
+	return ok || label == "Enabled" || label == "Address" || label == "RMS current"
 }
 
 // decisive is the score of a line only one kind of file has.

@@ -267,11 +267,17 @@ const interleaved = "ok T:210.0 /210.0 B:60.0 /60.0 @:0 B@:0"
 
 func interleaveOK(f File) []File {
 	evs := hostSession(f.Text)
+	// a log with temperature reports of its own gets no others: they
+	// would be other readings, not another form of the same
+	temps := !strings.Contains(f.Text, "T:")
 	var out []hostEvent
 	for i, e := range evs {
 		out = append(out, e)
 		if e.dir == 'r' && i%3 == 0 {
-			out = append(out, hostEvent{'r', "ok"}, hostEvent{'r', "echo:busy: processing"}, hostEvent{'r', interleaved})
+			out = append(out, hostEvent{'r', "ok"}, hostEvent{'r', "echo:busy: processing"}, hostEvent{'r', "wait"})
+			if temps {
+				out = append(out, hostEvent{'r', interleaved})
+			}
 		}
 	}
 	return []File{{Name: f.Name, Text: renderHost(out, "octoprint-terminal")}}
@@ -515,7 +521,11 @@ var transforms = []transform{
 	}},
 	{name: "octoprint-log", families: []family{famHost}, apply: hostRender("octoprint-log")},
 	{name: "octoprint-terminal", families: []family{famHost}, apply: hostRender("octoprint-terminal")},
+	{name: "pronterface", families: []family{famHost}, apply: hostRender("pronterface")},
+	{name: "repetier", families: []family{famHost}, apply: hostRender("repetier")},
+	{name: "serial-monitor", families: []family{famHost}, apply: hostRender("serial-monitor")},
 	{name: "echo-toggle", families: []family{famHost}, apply: toggleEcho},
+	{name: "ok-interleaved", families: []family{famHost}, apply: interleaveOK, extra: interleaved + "\n" + interleaved + "\n"},
 	{name: "console-block", families: []family{famKlipperCons}, apply: renderConsole("block")},
 	{name: "console-nbsp", families: []family{famKlipperCons}, apply: renderConsole("nbsp")},
 	{name: "console-bracket", families: []family{famKlipperCons}, apply: renderConsole("bracket")},

@@ -214,7 +214,10 @@ func (mr *marlinReader) line(raw string, n int, buf []param) {
 	if prusaCode(c, s, n, raw) || readMessage(c, marlinMessages, s, n, raw) {
 		return
 	}
-	if s != u && strings.HasPrefix(u, "Recv:") && garbled(s) {
+	// the printer's own clock after the host's: the print job's time before
+	// a driver warning ("0:38:12: E driver overtemperature warning!")
+	s = stripTimestamp(s)
+	if garbled(s) {
 		// Bytes that decode to nothing: the host and the board use different baud rates.
 		c.event("error.serial_garbage", "mcu", s, n, raw)
 		return

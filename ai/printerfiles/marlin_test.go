@@ -343,7 +343,7 @@ func TestMarlinMoreMessages(t *testing.T) {
 		{"Recv: Error:STOP called because of unhomed error - restart with M999", want{"error.must_home_first", "", "STOP called because of unhomed error - restart with M999"}},
 		{"Recv: Error:Failed to enable Bed Leveling", want{"error.leveling_enable_failed", "", "Failed to enable Bed Leveling"}},
 		{"Recv: X driver error detected:", want{"error.driver_fault", "x", "X driver error detected:"}},
-		{"Recv: 0:42:17: E driver overtemperature warning! (800mA)", want{"warning.driver_over_temperature", "extruder", "0:42:17: E driver overtemperature warning! (800mA)"}},
+		{"Recv: 0:42:17: E driver overtemperature warning! (800mA)", want{"warning.driver_over_temperature", "extruder", "E driver overtemperature warning! (800mA)"}},
 	})
 	rep := read(t, "serial.log", "Recv: start\nRecv: Y driver error detected:\nRecv: short to ground (coil B)\nRecv: Error:Printer halted. kill() called!\n")
 	expectFacts(t, rep, []want{{"error.driver_short_to_ground", "y", "short to ground (coil B)"}, {"error.killed", "", "Printer halted. kill() called!"}})
