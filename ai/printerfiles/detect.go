@@ -89,6 +89,10 @@ func scoreLine(sc *scores, m503 *int, raw string) (decided bool) {
 	if len(t) > 200 {
 		t = t[:200]
 	}
+	if r, ok := afterRecv(t); ok {
+		// a host's "Recv: " tells nothing of the printer's firmware: what follows does
+		t = r
+	}
 	if t == "" {
 		return
 	}
@@ -233,6 +237,13 @@ func isTMCTableLine(s string) bool {
 	}
 	_, ok := tmcRows[label]
 	return ok || label == "Enabled" || label == "Address" || label == "RMS current"
+}
+
+// afterRecv returns what follows a host's "Recv: " (OctoPrint's terminal,
+// or its serial.log after the clock).
+func afterRecv(t string) (string, bool) {
+	rest, ok := strings.CutPrefix(stripTimestamp(t), "Recv:")
+	return strings.TrimSpace(rest), ok
 }
 
 // decisive is the score of a line only one kind of file has.

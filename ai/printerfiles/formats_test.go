@@ -480,6 +480,23 @@ func dwcM122(f File) []File {
 	return []File{{Name: f.Name, Text: joinLines(ls)}}
 }
 
+// rrfThroughOctoPrint writes a Duet's answers as OctoPrint's terminal shows
+// them: the commands DWC stamped as sent, every other line received.
+func rrfThroughOctoPrint(f File) []File {
+	return mapLines(f, func(l string) string {
+		if stamp, msg, ok := strings.Cut(l, "\t"); ok && strings.Contains(stamp, ", ") && strings.Contains(stamp, "M") {
+			l = msg
+			if len(msg) > 1 && (msg[0] == 'M' || msg[0] == 'G') && msg[1] >= '0' && msg[1] <= '9' {
+				return "Send: " + msg
+			}
+		}
+		if l == "M122" {
+			return "Send: M122"
+		}
+		return "Recv: " + l
+	})
+}
+
 // forum forms: how a file looks pasted into a forum or chat.
 func fence(lang string) func(File) []File {
 	return func(f File) []File {
@@ -535,6 +552,7 @@ var transforms = []transform{
 	{name: "rrf-conditional", families: []family{famRRFConfig}, apply: rrfConditional},
 	{name: "define-tabs", families: []family{famMarlinConfig}, apply: defineTabs},
 	{name: "dwc-m122", families: []family{famRRFReport}, apply: dwcM122},
+	{name: "octoprint-m122", families: []family{famRRFReport}, apply: rrfThroughOctoPrint},
 }
 
 // factSet is a report's facts by key, subject and value: what the engine

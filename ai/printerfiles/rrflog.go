@@ -54,6 +54,12 @@ func (rl *rrfLog) line(raw string, n int) {
 		return
 	}
 	u := stripTimestamp(t)
+	if strings.HasPrefix(u, "Send:") {
+		return // a command a host sent, not the firmware's answer
+	}
+	if r, ok := afterRecv(t); ok {
+		u = r
+	}
 	c := rl.c
 	msg := u
 	isError := false
