@@ -40,14 +40,19 @@ const detectLines = 4000
 // decided.
 func detect(text, name string) (kind Kind, byName bool) {
 	var sc scores
-	m503 := 0
+	m503, recv := 0, 0
 	for n, raw := range eachLine(text) {
 		if n > detectLines {
 			break
 		}
-		if scoreLine(&sc, &m503, raw) {
+		if scoreLine(&sc, &m503, &recv, raw) {
 			break // a line only one kind of file has
 		}
+	}
+	if sc[sRRFM122] == 0 && sc[sRRFConsole] == 0 {
+		// a host's received lines are a Marlin printer's unless they say
+		// they are a Duet's
+		sc[sMarlinSerial] += recv
 	}
 	best, bestScore := -1, 0
 	hint := nameHint(name)
@@ -55,6 +60,9 @@ func detect(text, name string) (kind Kind, byName bool) {
 		if v > bestScore || v == bestScore && v > 0 && scoreKinds[i] == hint {
 			best, bestScore = i, v
 		}
+	}
+	if bestScore < 3 && recv >= 2 && sc[sRRFM122] == 0 && sc[sRRFConsole] == 0 {
+		return KindMarlinSerial, false // a short host log: what the printer answered to a command or two
 	}
 	if bestScore < 3 {
 		if hint != KindUnknown {
@@ -84,14 +92,19 @@ func detect(text, name string) (kind Kind, byName bool) {
 
 // scoreLine adds what one line says about the file's kind; decided
 // reports a line only one kind of file has.
-func scoreLine(sc *scores, m503 *int, raw string) (decided bool) {
+func scoreLine(sc *scores, m503, recv *int, raw string) (decided bool) {
 	t := strings.TrimSpace(raw)
 	if len(t) > 200 {
 		t = t[:200]
 	}
-	if r, ok := afterRecv(t); ok {
-		// a host's "Recv: " tells nothing of the printer's firmware: what follows does
+	// What follows a host's "Recv: " tells the printer's firmware; the
+	// prefix alone counts for Marlin when nothing says Duet (detect).
+	r, received := afterRecv(t)
+	if received {
 		t = r
+	} else if strings.HasPrefix(stripTimestamp(t), "Send: ") {
+		*recv++
+		return
 	}
 	if t == "" {
 		return
@@ -164,6 +177,8 @@ func scoreLine(sc *scores, m503 *int, raw string) (decided bool) {
 	s := marlinStrip(u)
 	if s != u || strings.HasPrefix(s, "ok T:") {
 		sc[sMarlinSerial]++
+	} else if received {
+		*recv++
 	}
 	if strings.Count(s, "\t") >= 2 && isTMCTableLine(s) {
 		sc[sMarlinSerial] += 2

@@ -286,6 +286,92 @@ func interleaveOK(f File) []File {
 	return []File{{Name: f.Name, Text: renderHost(out, "octoprint-terminal")}}
 }
 
+// asQueries writes the driver, linear advance, probe and leveling lines of
+// an M503 report as the answers Marlin gives when each command is sent
+// without values (M906, M913, M914, M569, M900, M851, M420).
+func asQueries(f File) []File {
+	evs := hostSession(f.Text)
+	var out []hostEvent
+	changed := false
+	for _, e := range evs {
+		body := strings.TrimLeft(strings.TrimPrefix(e.text, "echo:"), " ")
+		code, rest, ok := mcode(body)
+		if e.dir != 'r' || !ok {
+			out = append(out, e)
+			continue
+		}
+		if i := strings.IndexByte(rest, ';'); i >= 0 {
+			rest = rest[:i]
+		}
+		ps := map[byte]string{}
+		var axes []byte
+		for _, p := range strings.Fields(rest) {
+			ps[p[0]] = p[1:]
+			if strings.IndexByte("XYZE", p[0]) >= 0 {
+				axes = append(axes, p[0])
+			}
+		}
+		label := func(a byte) string {
+			switch {
+			case a == 'E' && ps['T'] != "" && ps['T'] != "0":
+				return "E" + ps['T']
+			case a != 'E' && ps['I'] != "" && ps['I'] != "0":
+				i, _ := strconv.Atoi(ps['I'])
+				return string(a) + strconv.Itoa(i+1)
+			}
+			return string(a)
+		}
+		var answers []string
+		switch code {
+		case 906, 913, 914:
+			text := map[int]string{906: " driver current: ", 913: " stealthChop max speed: ", 914: " homing sensitivity: "}[code]
+			for _, a := range axes {
+				answers = append(answers, label(a)+text+ps[a])
+			}
+		case 569:
+			mode := "stealthChop"
+			if ps['S'] == "0" {
+				mode = "spreadCycle"
+			}
+			for _, a := range axes {
+				answers = append(answers, label(a)+" driver mode:\t"+mode)
+			}
+		case 900:
+			if ps['T'] == "" {
+				answers = append(answers, "echo:Advance K="+ps['K'])
+			}
+		case 851:
+			if _, ok := ps['X']; ok {
+				answers = append(answers, "echo:Probe Offset X"+ps['X']+" Y"+ps['Y']+" Z"+ps['Z'])
+			} else {
+				answers = append(answers, "echo:Probe Z Offset: "+ps['Z'])
+			}
+		case 420:
+			on := map[string]string{"1": "ON", "0": "OFF"}[ps['S']]
+			if on != "" {
+				answers = append(answers, "echo:Bed Leveling "+on)
+			}
+			if z, ok := ps['Z']; ok {
+				answers = append(answers, "echo:Fade Height "+z)
+			}
+		}
+		if answers == nil {
+			out = append(out, e)
+			continue
+		}
+		changed = true
+		out = append(out, hostEvent{'s', "M" + strconv.Itoa(code)})
+		for _, a := range answers {
+			out = append(out, hostEvent{'r', a})
+		}
+		out = append(out, hostEvent{'r', "ok"})
+	}
+	if !changed {
+		return nil
+	}
+	return []File{{Name: f.Name, Text: renderHost(out, "octoprint-terminal")}}
+}
+
 // klipperConsole takes a Mainsail/Fluidd console copy apart into its
 // clock and message.
 func klipperConsole(text string) (clocks, msgs []string) {
@@ -545,6 +631,7 @@ var transforms = []transform{
 	{name: "serial-monitor", families: []family{famHost}, apply: hostRender("serial-monitor")},
 	{name: "echo-toggle", families: []family{famHost}, apply: toggleEcho},
 	{name: "ok-interleaved", families: []family{famHost}, apply: interleaveOK, extra: interleaved + "\n" + interleaved + "\n"},
+	{name: "query-answers", families: []family{famHost}, apply: asQueries},
 	{name: "console-block", families: []family{famKlipperCons}, apply: renderConsole("block")},
 	{name: "console-nbsp", families: []family{famKlipperCons}, apply: renderConsole("nbsp")},
 	{name: "console-bracket", families: []family{famKlipperCons}, apply: renderConsole("bracket")},

@@ -285,6 +285,23 @@ func (mr *marlinReader) line(raw string, n int, buf []param) {
 		}
 	case strings.Contains(s, "No more candidates to test"):
 		c.event("error.mcu_connect", "mcu", s, n, raw)
+	case s == "Bed Leveling ON" || s == "Bed Leveling OFF":
+		// M420's answer (gcode/bedlevel/M420.cpp), then "Fade Height 10.00"
+		c.setBool("leveling.enabled", "", s == "Bed Leveling ON", n, raw)
+	case strings.HasPrefix(s, "Fade Height "):
+		if v, ok := parseNum(strings.TrimSpace(s[len("Fade Height "):])); ok {
+			c.setNum("leveling.fade_height", "", v, n, raw)
+		}
+	case strings.HasPrefix(s, "Probe Offset X") || strings.HasPrefix(s, "Probe Z Offset: "):
+		// M851's answer: Marlin 2.0 "Probe Offset X-44.00 Y-9.00 Z-1.50", 1.1 "Probe Z Offset: -1.50"
+		ps := strings.TrimPrefix(s, "Probe Offset ")
+		if z, ok := strings.CutPrefix(s, "Probe Z Offset: "); ok {
+			ps = "Z" + strings.TrimSpace(z)
+		}
+		mr.setting(851, params(ps, buf), n, raw)
+	case strings.HasPrefix(s, "Advance "):
+		mr.advanceAnswer(s[len("Advance "):], n, raw)
+	case mr.driverAnswer(s, n, raw):
 	case strings.IndexByte(s, '\t') > 0 && mr.tmcReport(s, n, raw):
 	default:
 		m119(c, s, n, raw)
@@ -369,6 +386,75 @@ func (mr *marlinReader) tmcReport(s string, n int, quote string) bool {
 		}
 	}
 	return true
+}
+
+// driverAnswers are the answers of M906, M913, M914 and M569 sent without
+// values, one line per stepper (feature/tmc_util.h, gcode/feature/trinamic):
+// "X driver current: 580", "E stealthChop max speed: 30", "X homing
+// sensitivity: 8", "Y2 driver mode:\tspreadCycle".
+var driverAnswers = []struct {
+	text, key string
+	scale     float64
+}{
+	{" driver current: ", "driver.run_current", 0.001},
+	{" stealthChop max speed: ", "driver.stealthchop_threshold", 1},
+	{" homing sensitivity: ", "driver.stallguard_threshold", 1},
+	{" driver mode:", "driver.stealthchop", 0},
+}
+
+// driverAnswer reads one driver answer; it reports whether s was one.
+func (mr *marlinReader) driverAnswer(s string, n int, quote string) bool {
+	if len(s) > 60 {
+		return false
+	}
+	for _, a := range driverAnswers {
+		label, v, ok := strings.Cut(s, a.text)
+		if !ok || !tmcAxisLabel(label) {
+			continue
+		}
+		subject, v := marlinAxisSubject(strings.ToLower(label)), strings.TrimSpace(v)
+		if a.scale == 0 {
+			if v != "stealthChop" && v != "spreadCycle" {
+				return false
+			}
+			mr.c.setBool(a.key, subject, v == "stealthChop", n, quote)
+			return true
+		}
+		if x, ok := parseNum(v); ok {
+			mr.c.setNum(a.key, subject, round4(x*a.scale), n, quote)
+		}
+		return true
+	}
+	return false
+}
+
+// advanceAnswer reads M900's answer when sent without a value (Marlin's
+// and Prusa's gcode M900): "Advance K=0.22", per extruder "Advance K 0:0.22
+// 1:0.05", with a second slot "Advance S0 K0.22(S1 K0.00)".
+func (mr *marlinReader) advanceAnswer(s string, n int, quote string) {
+	if k, ok := strings.CutPrefix(s, "K="); ok {
+		if v, ok := parseNum(strings.TrimSpace(k)); ok {
+			mr.c.setNum("extruder.pressure_advance", "extruder", v, n, quote)
+		}
+		return
+	}
+	if list, ok := strings.CutPrefix(s, "K "); ok {
+		for item := range strings.FieldsSeq(list) {
+			if e, k, ok := strings.Cut(item, ":"); ok && len(e) == 1 && e[0] >= '0' && e[0] <= '7' {
+				if v, ok := parseNum(k); ok {
+					mr.c.setNum("extruder.pressure_advance", extruderSubject(e), v, n, quote)
+				}
+			}
+		}
+		return
+	}
+	if strings.HasPrefix(s, "S") {
+		if k, ok := between(s, " K", "("); ok {
+			if v, ok := parseNum(k); ok {
+				mr.c.setNum("extruder.pressure_advance", "extruder", v, n, quote)
+			}
+		}
+	}
 }
 
 // tmcAxisLabel reports whether s names a stepper in M122's table: X, Y2,

@@ -379,3 +379,37 @@ func TestMarlinM122Table(t *testing.T) {
 	rep = read(t, "M122.txt", "Recv: start\nRecv: olb\t\t*\t*\n")
 	expectNoFacts(t, rep, []want{{"error.driver_open_load", "", ""}})
 }
+
+// TestMarlinQueryAnswers: what Marlin answers to a settings command sent
+// without values, pasted alone from a host's terminal, gives the facts the
+// M503 line of the same setting gives.
+func TestMarlinQueryAnswers(t *testing.T) {
+	cases := []struct {
+		text  string
+		wants []want
+	}{
+		{"Send: M906\nRecv: X driver current: 580\nRecv: Z2 driver current: 800\nRecv: E driver current: 650\nRecv: ok\n",
+			[]want{{"driver.run_current", "x", "0.58"}, {"driver.run_current", "z2", "0.8"}, {"driver.run_current", "extruder", "0.65"}}},
+		{"Send: M913\nRecv: X stealthChop max speed: 100\nRecv: E1 stealthChop max speed: 30\n",
+			[]want{{"driver.stealthchop_threshold", "x", "100"}, {"driver.stealthchop_threshold", "extruder1", "30"}}},
+		{"Send: M914\nRecv: X homing sensitivity: 8\nRecv: Y homing sensitivity: 10\n",
+			[]want{{"driver.stallguard_threshold", "x", "8"}, {"driver.stallguard_threshold", "y", "10"}}},
+		{"Send: M569\nRecv: X driver mode:\tstealthChop\nRecv: E driver mode:\tspreadCycle\n",
+			[]want{{"driver.stealthchop", "x", "true"}, {"driver.stealthchop", "extruder", "false"}}},
+		{"Send: M900\nRecv: echo:Advance K=0.22\n", []want{{"extruder.pressure_advance", "extruder", "0.22"}}},
+		{"Send: M900\nRecv: echo:Advance K 0:0.22 1:0.05\n",
+			[]want{{"extruder.pressure_advance", "extruder", "0.22"}, {"extruder.pressure_advance", "extruder1", "0.05"}}},
+		{"Send: M900\nRecv: Advance S0 K0.18(S1 K0.00)\n", []want{{"extruder.pressure_advance", "extruder", "0.18"}}},
+		{"Send: M420 V\nRecv: echo:Bed Leveling OFF\nRecv: echo:Fade Height 10.00\n",
+			[]want{{"leveling.enabled", "", "false"}, {"leveling.fade_height", "", "10"}}},
+		{"Send: M851\nRecv: echo:Probe Offset X-44.00 Y-9.00 Z-1.50\n",
+			[]want{{"probe.x_offset", "probe", "-44"}, {"probe.y_offset", "probe", "-9"}, {"probe.z_offset", "probe", "-1.5"}}},
+		{"Send: M851\nRecv: echo:Probe Z Offset: -1.50\n", []want{{"probe.z_offset", "probe", "-1.5"}}},
+	}
+	for _, tt := range cases {
+		t.Run(tt.text, func(t *testing.T) {
+			rep := readKind(t, "terminal.txt", tt.text, KindMarlinSerial)
+			expectFacts(t, rep, tt.wants)
+		})
+	}
+}
