@@ -180,7 +180,7 @@ func scoreLine(sc *scores, m503, recv *int, raw string) (decided bool) {
 	} else if received {
 		*recv++
 	}
-	if strings.Count(s, "\t") >= 2 && isTMCTableLine(s) {
+	if isTMCTableLine(s) {
 		sc[sMarlinSerial] += 2
 	}
 	if isM503Line(s) {
@@ -245,6 +245,18 @@ func scoreLine(sc *scores, m503, recv *int, raw string) (decided bool) {
 // isTMCTableLine reports whether s is a line of Marlin's M122 driver
 // table: its axis header or a row the reader knows.
 func isTMCTableLine(s string) bool {
+	if strings.Count(s, "\t") < 2 {
+		// the table with its tabs turned into spaces
+		if !strings.Contains(s, "  ") {
+			return false
+		}
+		f := strings.Fields(s)
+		if len(f) >= 3 && (f[0] == "DRVSTATUS" || tmcAxisLabel(f[0])) {
+			return tmcAxisLabel(f[1]) && tmcAxisLabel(f[2])
+		}
+		_, ok := spacedLabel(s)
+		return ok
+	}
 	label, rest, _ := strings.Cut(s, "\t")
 	label = strings.TrimSpace(label)
 	if label == "DRVSTATUS" || tmcAxisLabel(label) {

@@ -585,6 +585,23 @@ func rrfThroughOctoPrint(f File) []File {
 	})
 }
 
+// expandTabs turns a line's tabs into spaces to the next multiple of w,
+// as editors and some forums do.
+func expandTabs(l string, w int) string {
+	var b strings.Builder
+	for _, r := range l {
+		if r == '\t' {
+			b.WriteByte(' ')
+			for b.Len()%w != 0 {
+				b.WriteByte(' ')
+			}
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
 // forum forms: how a file looks pasted into a forum or chat.
 func fence(lang string) func(File) []File {
 	return func(f File) []File {
@@ -631,6 +648,12 @@ var transforms = []transform{
 	{name: "serial-monitor", families: []family{famHost}, apply: hostRender("serial-monitor")},
 	{name: "echo-toggle", families: []family{famHost}, apply: toggleEcho},
 	{name: "ok-interleaved", families: []family{famHost}, apply: interleaveOK, extra: interleaved + "\n" + interleaved + "\n"},
+	{name: "tabs-expanded", families: []family{famHost}, apply: func(f File) []File {
+		if !strings.Contains(f.Text, "\t") {
+			return nil
+		}
+		return mapLines(f, func(l string) string { return expandTabs(l, 8) })
+	}},
 	{name: "query-answers", families: []family{famHost}, apply: asQueries},
 	{name: "console-block", families: []family{famKlipperCons}, apply: renderConsole("block")},
 	{name: "console-nbsp", families: []family{famKlipperCons}, apply: renderConsole("nbsp")},

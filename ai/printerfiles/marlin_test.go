@@ -1,6 +1,9 @@
 package printerfiles
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // An M503 dump as OctoPrint's terminal shows it, published by a maker in a
 // public Klipper-migration README (Marlin 2.x layout, each line printed by
@@ -361,12 +364,44 @@ func TestMarlinRepetierHostLog(t *testing.T) {
 // M122's driver table (Marlin/src/feature/tmc_util.cpp, tmc_report_all):
 // tab-separated columns per axis, DRV_STATUS flags marked "*".
 func TestMarlinM122Table(t *testing.T) {
-	text := "Send: M122\nRecv: \t\tX\tY\tZ\tE\nRecv: Address\t\t0\t1\t2\t3\nRecv: Enabled\t\ttrue\ttrue\ttrue\ttrue\n" +
-		"Recv: Set current\t580\t580\t580\t650\nRecv: RMS current\t571\t571\t571\t637\nRecv: msteps\t\t16\t16\t16\t16\n" +
-		"Recv: stealthChop\ttrue\ttrue\tfalse\tfalse\nRecv: OT prewarn\tfalse\tfalse\tfalse\ttrue\nRecv: Driver registers:\n" +
-		"Recv: DRVSTATUS\tX\tY\tZ\tE\nRecv: stst\t\t*\t*\t*\t\nRecv: olb\t\t\t\t\t*\nRecv: ola\t\t\t\t\t\n" +
-		"Recv: s2gb\t\t\t*\t\t\nRecv: s2ga\t\t\t\t\t\nRecv: otpw\t\t\t\t\t*\nRecv: ot\t\t\t\t\t\n"
-	rep := read(t, "M122.txt", text)
+	rep := read(t, "M122.txt", marlinM122)
+	expectM122Facts(t, rep)
+	// a flag row before any header is no fact
+	rep = read(t, "M122.txt", "Recv: start\nRecv: olb\t\t*\t*\n")
+	expectNoFacts(t, rep, []want{{"error.driver_open_load", "", ""}})
+}
+
+const marlinM122 = "Send: M122\nRecv: \t\tX\tY\tZ\tE\nRecv: Address\t\t0\t1\t2\t3\nRecv: Enabled\t\ttrue\ttrue\ttrue\ttrue\n" +
+	"Recv: Set current\t580\t580\t580\t650\nRecv: RMS current\t571\t571\t571\t637\nRecv: msteps\t\t16\t16\t16\t16\n" +
+	"Recv: stealthChop\ttrue\ttrue\tfalse\tfalse\nRecv: OT prewarn\tfalse\tfalse\tfalse\ttrue\nRecv: Driver registers:\n" +
+	"Recv: DRVSTATUS\tX\tY\tZ\tE\nRecv: stst\t\t*\t*\t*\t\nRecv: olb\t\t\t\t\t*\nRecv: ola\t\t\t\t\t\n" +
+	"Recv: s2gb\t\t\t*\t\t\nRecv: s2ga\t\t\t\t\t\nRecv: otpw\t\t\t\t\t*\nRecv: ot\t\t\t\t\t\n"
+
+// TestMarlinM122Spaced: the driver table whose tabs an editor turned into
+// spaces (stops every 8 or 4 columns, with or without the host's prefix)
+// gives the facts of the table as printed.
+func TestMarlinM122Spaced(t *testing.T) {
+	for _, form := range []struct {
+		name  string
+		width int
+		strip string
+	}{{"terminal, stops of 8", 8, ""}, {"terminal, stops of 4", 4, ""}, {"serial monitor, stops of 8", 8, "Recv: "}} {
+		t.Run(form.name, func(t *testing.T) {
+			var b strings.Builder
+			for _, l := range splitLines(marlinM122) {
+				b.WriteString(expandTabs(strings.TrimPrefix(l, form.strip), form.width) + "\n")
+			}
+			if strings.Contains(b.String(), "\t") {
+				t.Fatal("tabs left")
+			}
+			expectM122Facts(t, readKind(t, "M122.txt", b.String(), KindMarlinSerial))
+		})
+	}
+}
+
+// expectM122Facts checks the facts of marlinM122.
+func expectM122Facts(t *testing.T, rep Report) {
+	t.Helper()
 	expectFacts(t, rep, []want{
 		{"driver.run_current", "x", "~0.58"}, {"driver.run_current", "extruder", "~0.65"},
 		{"stepper.microsteps", "y", "~16"}, {"extruder.microsteps", "extruder", "~16"},
@@ -375,9 +410,6 @@ func TestMarlinM122Table(t *testing.T) {
 		{"warning.driver_over_temperature", "extruder", "OT prewarn"},
 	})
 	expectNoFacts(t, rep, []want{{"error.driver_open_load", "x", ""}, {"error.driver_over_temperature", "", ""}, {"error.driver_short_to_ground", "x", ""}})
-	// a flag row before any header is no fact
-	rep = read(t, "M122.txt", "Recv: start\nRecv: olb\t\t*\t*\n")
-	expectNoFacts(t, rep, []want{{"error.driver_open_load", "", ""}})
 }
 
 // TestMarlinQueryAnswers: what Marlin answers to a settings command sent
