@@ -49,9 +49,9 @@ func detect(text, name string) (kind Kind, byName bool) {
 			break // a line only one kind of file has
 		}
 	}
-	if sc[sRRFM122] == 0 && sc[sRRFConsole] == 0 {
+	if sc[sRRFM122] == 0 && sc[sRRFConsole] == 0 && sc[sKlipperConsole] == 0 {
 		// a host's received lines are a Marlin printer's unless they say
-		// they are a Duet's
+		// they are a Duet's or Klipper's
 		sc[sMarlinSerial] += recv
 	}
 	best, bestScore := -1, 0
@@ -61,7 +61,7 @@ func detect(text, name string) (kind Kind, byName bool) {
 			best, bestScore = i, v
 		}
 	}
-	if bestScore < 3 && recv >= 2 && sc[sRRFM122] == 0 && sc[sRRFConsole] == 0 {
+	if bestScore < 3 && recv >= 2 && sc[sRRFM122] == 0 && sc[sRRFConsole] == 0 && sc[sKlipperConsole] == 0 {
 		return KindMarlinSerial, false // a short host log: what the printer answered to a command or two
 	}
 	if bestScore < 3 {
@@ -236,7 +236,8 @@ func scoreLine(sc *scores, m503, recv *int, raw string) (decided bool) {
 			sc[sKlipperConfig]++
 		}
 	}
-	if len(u) > 0 && u != t && isKlipperConsoleMessage(u) {
+	if len(u) > 0 && (u != t || received) && (isKlipperConsoleMessage(strings.TrimPrefix(u, "!! ")) || received && strings.HasPrefix(u, "// ")) {
+		// Klipper's console in Mainsail or Fluidd (a clock first) or OctoPrint (after "Recv: ")
 		sc[sKlipperConsole] += 2
 	}
 	return false

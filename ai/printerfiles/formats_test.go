@@ -396,6 +396,8 @@ func renderConsole(layout string) func(File) []File {
 		var b strings.Builder
 		for i, m := range msgs {
 			switch {
+			case clocks[i] == "" && layout == "octoprint":
+				b.WriteString("Recv: " + m + "\n")
 			case clocks[i] == "" || layout == "bare":
 				b.WriteString(m + "\n")
 			case layout == "block":
@@ -404,6 +406,13 @@ func renderConsole(layout string) func(File) []File {
 				b.WriteString(clocks[i] + "\u00a0" + m + "\n")
 			case layout == "bracket":
 				b.WriteString("[" + clocks[i] + "] " + m + "\n")
+			case layout == "octoprint":
+				// Klipper through OctoPrint: commands sent, the rest received
+				if cmd, ok := strings.CutPrefix(m, "$ "); ok {
+					b.WriteString("Send: " + cmd + "\n")
+				} else {
+					b.WriteString("Recv: " + m + "\n")
+				}
 			}
 		}
 		return []File{{Name: f.Name, Text: b.String()}}
@@ -659,6 +668,7 @@ var transforms = []transform{
 	{name: "console-nbsp", families: []family{famKlipperCons}, apply: renderConsole("nbsp")},
 	{name: "console-bracket", families: []family{famKlipperCons}, apply: renderConsole("bracket")},
 	{name: "console-bare", families: []family{famKlipperCons}, apply: renderConsole("bare")},
+	{name: "console-octoprint", families: []family{famKlipperCons}, apply: renderConsole("octoprint")},
 	{name: "klippy-rollover", families: []family{famKlipperLog}, apply: klippyRollover},
 	{name: "save-config", families: []family{famKlipperCfg}, apply: saveConfig},
 	{name: "include-split", families: []family{famKlipperCfg}, apply: includeSplit, split: true},
