@@ -372,6 +372,70 @@ func asQueries(f File) []File {
 	return []File{{Name: f.Name, Text: renderHost(out, "octoprint-terminal")}}
 }
 
+// marlinLayout writes an M503 report in another Marlin release's layout:
+// "1.1" drops 2.x's "; " before headings and the unit comments, "2.1" adds
+// them; "distinct-e" reports the extruder's steps, speed and acceleration on
+// lines of their own ("M92 T0 E93.00", DISTINCT_E_FACTORS).
+func marlinLayout(layout string) func(File) []File {
+	return func(f File) []File {
+		evs := hostSession(f.Text)
+		var out []hostEvent
+		changed := false
+		for _, e := range evs {
+			if e.dir != 'r' {
+				out = append(out, e)
+				continue
+			}
+			pre, body := "", e.text
+			if rest, ok := strings.CutPrefix(body, "echo:"); ok {
+				pre, body = "echo:", rest
+			}
+			trimmed := strings.TrimLeft(body, " ")
+			ind := body[:len(body)-len(trimmed)]
+			code, _, isCode := mcode(trimmed)
+			switch {
+			case layout == "1.1" && strings.HasPrefix(trimmed, "; ") && strings.HasSuffix(trimmed, ":"):
+				out = append(out, hostEvent{'r', pre + trimmed[2:]})
+				changed = true
+				continue
+			case layout == "1.1" && isCode && strings.Contains(trimmed, " ;"):
+				out = append(out, hostEvent{'r', pre + ind + trimmed[:strings.Index(trimmed, " ;")]})
+				changed = true
+				continue
+			case layout == "2.1" && pre == "echo:" && !isCode && strings.HasSuffix(trimmed, ":") && !strings.HasPrefix(trimmed, ";") && !strings.Contains(trimmed, "  "):
+				out = append(out, hostEvent{'r', pre + "; " + trimmed})
+				changed = true
+				continue
+			case layout == "2.1" && isCode && !strings.Contains(trimmed, ";") && (code == 851 || code == 92):
+				out = append(out, hostEvent{'r', pre + ind + trimmed + " ; (mm)"})
+				changed = true
+				continue
+			case layout == "distinct-e" && isCode && (code == 92 || code == 203 || code == 201) && !strings.Contains(trimmed, " T"):
+				var axes, ext []string
+				for _, p := range strings.Fields(trimmed)[1:] {
+					if p[0] == 'E' {
+						ext = append(ext, p)
+					} else {
+						axes = append(axes, p)
+					}
+				}
+				if len(ext) == 1 && len(axes) > 0 {
+					m := "M" + strconv.Itoa(code)
+					out = append(out, hostEvent{'r', pre + ind + m + " " + strings.Join(axes, " ")},
+						hostEvent{'r', pre + ind + m + " T0 " + ext[0]})
+					changed = true
+					continue
+				}
+			}
+			out = append(out, e)
+		}
+		if !changed {
+			return nil
+		}
+		return []File{{Name: f.Name, Text: renderHost(out, "octoprint-terminal")}}
+	}
+}
+
 // klipperConsole takes a Mainsail/Fluidd console copy apart into its
 // clock and message.
 func klipperConsole(text string) (clocks, msgs []string) {
@@ -663,6 +727,9 @@ var transforms = []transform{
 		}
 		return mapLines(f, func(l string) string { return expandTabs(l, 8) })
 	}},
+	{name: "marlin-1.1-layout", families: []family{famHost}, apply: marlinLayout("1.1")},
+	{name: "marlin-2.1-layout", families: []family{famHost}, apply: marlinLayout("2.1")},
+	{name: "distinct-e-factors", families: []family{famHost}, apply: marlinLayout("distinct-e")},
 	{name: "query-answers", families: []family{famHost}, apply: asQueries},
 	{name: "console-block", families: []family{famKlipperCons}, apply: renderConsole("block")},
 	{name: "console-nbsp", families: []family{famKlipperCons}, apply: renderConsole("nbsp")},
@@ -674,10 +741,36 @@ var transforms = []transform{
 	{name: "include-split", families: []family{famKlipperCfg}, apply: includeSplit, split: true},
 	{name: "klippy-dump", families: []family{famKlipperCfg}, apply: inKlippyLog, extra: "Starting Klippy...\nGit version: '" + dumpVersion + "'\n"},
 	{name: "equals", families: []family{famKlipperCfg}, apply: equalsSigns},
+	{name: "option-case", families: []family{famKlipperCfg}, apply: func(f File) []File {
+		// Klipper reads option names case-insensitively ("pid_Kp", "Rotation_Distance")
+		return mapLines(f, func(l string) string {
+			if k, _, ok := klipperKV(l); ok && !strings.HasPrefix(l, "[") && strings.HasPrefix(l, k) && len(k) > 1 {
+				return strings.ToUpper(k[:1]) + k[1:] + l[len(k):]
+			}
+			return l
+		})
+	}},
+	{name: "spaced-colon", families: []family{famKlipperCfg}, apply: func(f File) []File {
+		return mapLines(f, func(l string) string {
+			if k, v, ok := klipperKV(l); ok && !strings.HasPrefix(l, "[") && strings.HasPrefix(l, k+":") {
+				return k + " : " + v
+			}
+			return l
+		})
+	}},
 	{name: "rrf-conditional", families: []family{famRRFConfig}, apply: rrfConditional},
 	{name: "define-tabs", families: []family{famMarlinConfig}, apply: defineTabs},
 	{name: "dwc-m122", families: []family{famRRFReport}, apply: dwcM122},
 	{name: "octoprint-m122", families: []family{famRRFReport}, apply: rrfThroughOctoPrint},
+	{name: "dwc-24h-locale", families: []family{famRRFReport}, apply: func(f File) []File {
+		// Duet Web Control in a browser set to a day-first, 24-hour locale
+		return mapLines(f, func(l string) string {
+			if stamp, msg, ok := strings.Cut(l, "\t"); ok && strings.Contains(stamp, ", ") && strings.HasSuffix(stamp, "M") {
+				return "16.03.2024, 20:41:55\t" + msg
+			}
+			return l
+		})
+	}},
 }
 
 // factSet is a report's facts by key, subject and value: what the engine
