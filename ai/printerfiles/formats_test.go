@@ -675,6 +675,40 @@ func expandTabs(l string, w int) string {
 	return b.String()
 }
 
+// rrf35Layout writes an M122 report of RepRapFirmware 3.3/3.4 in 3.5's
+// layout (Move::Diagnostics): the Move section reads "Segments created 3,
+// maxWait 0ms, bed comp in use: mesh, height map offset 0.000, hiccups added
+// 12/0 (0.00/0.00ms), max steps late 0, ...", the rings no longer count
+// hiccups.
+func rrf35Layout(f File) []File {
+	ls := splitLines(f.Text)
+	hiccups, move := "0", -1
+	for i, l := range ls {
+		if strings.HasPrefix(l, "Scheduled moves ") {
+			var kept []string
+			for _, item := range strings.Split(l, ", ") {
+				if h, ok := strings.CutPrefix(item, "hiccups "); ok {
+					hiccups = h
+					continue
+				}
+				kept = append(kept, item)
+			}
+			ls[i] = strings.Join(kept, ", ")
+		}
+		if strings.Contains(l, "bed compensation in use: ") {
+			move = i
+		}
+	}
+	if move < 0 {
+		return nil
+	}
+	comp, _ := after(ls[move], "bed compensation in use: ")
+	comp, _, _ = strings.Cut(comp, ",")
+	ls[move] = "Segments created 3, maxWait 0ms, bed comp in use: " + comp + ", height map offset 0.000, hiccups added " +
+		hiccups + "/0 (0.00/0.00ms), max steps late 0, ebfmin 0.00, ebfmax 0.00"
+	return []File{{Name: f.Name, Text: joinLines(ls)}}
+}
+
 // forum forms: how a file looks pasted into a forum or chat.
 func fence(lang string) func(File) []File {
 	return func(f File) []File {
@@ -762,6 +796,7 @@ var transforms = []transform{
 	{name: "define-tabs", families: []family{famMarlinConfig}, apply: defineTabs},
 	{name: "dwc-m122", families: []family{famRRFReport}, apply: dwcM122},
 	{name: "octoprint-m122", families: []family{famRRFReport}, apply: rrfThroughOctoPrint},
+	{name: "rrf-3.5-m122", families: []family{famRRFReport}, apply: rrf35Layout},
 	{name: "dwc-24h-locale", families: []family{famRRFReport}, apply: func(f File) []File {
 		// Duet Web Control in a browser set to a day-first, 24-hour locale
 		return mapLines(f, func(l string) string {
