@@ -103,6 +103,7 @@ func TestRRFConfig(t *testing.T) {
 		{"endstop.pin", "x", "io1.in"},
 		{"probe.type", "probe", "9 (bltouch)"},
 		{"probe.sensor_pin", "probe", "^io7.in"},
+		{"probe.speed", "probe", "~120"}, // F7200 mm/min
 		{"probe.trigger_height", "probe", "0"},
 		{"probe.y_offset", "probe", "33.5"},
 		{"servo.pin", "servo0", "io7.out"},
@@ -118,10 +119,36 @@ func TestRRFConfig(t *testing.T) {
 		{"fan.heater", "fan1", "1:2"},
 		{"fan.heater_temp", "fan1", "45"},
 		{"rrf.loads_config_override", "", "false"},
+		// M307 H1 B0 S1.00 gives no model: the default one runs
+		{"rrf.heater_model_default", "extruder", "true"},
 	})
 	f, _ := findFact(rep, "rrf.loads_config_override", "")
 	if f.Line != 0 || f.Quote != "" {
 		t.Errorf("a fact about the whole file names no line: %+v", f)
+	}
+	// M350 comes before M92 here: nothing is rescaled
+	expectNoFacts(t, rep, []want{{"rrf.steps_rescaled", "x", ""}, {"rrf.steps_rescaled", "extruder", ""}})
+}
+
+// M92 before M350: the firmware scales the steps per mm by the change of
+// microstepping, so values written for 1/32 and given first end up doubled.
+// A heater whose M307 has no model runs the default one; the probe's F is
+// mm/min, the slow speed after the colon when two are given.
+func TestRRFStepsBeforeMicrostepping(t *testing.T) {
+	cfg := strings.Replace(rrfConfigDuet3, "M350 X16 Y16 Z16 E16 I1                            ; configure microstepping with interpolation\n", "", 1)
+	cfg = strings.Replace(cfg, "M92 X200.00 Y200.00 Z1600.00 E830.00               ; set steps per mm\n",
+		"M92 X160.00 Y160.00 Z800.00 E830.00 ; set steps per mm\nM350 X32 Y32 Z16 E16 I1 ; microstepping\n", 1)
+	cfg = strings.Replace(cfg, `H5 F7200 T6000`, `H5 F600:120 T6000`, 1)
+	rep := readKind(t, "config.g", cfg, KindRRFConfig)
+	expectFacts(t, rep, []want{
+		{"rrf.steps_rescaled", "x", "~320"},
+		{"rrf.steps_rescaled", "y", "~320"},
+		{"probe.speed", "probe", "~2"},
+	})
+	expectNoFacts(t, rep, []want{{"rrf.steps_rescaled", "z", ""}, {"rrf.steps_rescaled", "extruder", ""}})
+	f, _ := findFact(rep, "rrf.steps_rescaled", "x")
+	if !strings.HasPrefix(f.Quote, "M92 X160.00") {
+		t.Errorf("the rescaled steps quote %q, want the M92 line", f.Quote)
 	}
 }
 
