@@ -162,7 +162,9 @@ func scoreLine(sc *scores, m503, recv *int, raw string) (decided bool) {
 		strings.Contains(u, "Maximum feedrates - normal"), strings.Contains(u, "CRASH_DETECTED"),
 		strings.Contains(u, "Crash detected"), strings.Contains(u, "PINDA"):
 		sc[sPrusa] += 6
-	case strings.Contains(u, "reported by driver(s)"), strings.HasPrefix(u, "Error: Heater "),
+	case strings.Contains(u, "reported by driver(s)"), strings.HasPrefix(u, "Error: Heater "), isRRFCommandError(u),
+		strings.HasPrefix(u, "Error: Filament error on extruder "), strings.HasPrefix(u, "Printing paused at X"),
+		strings.HasPrefix(u, "Z probe 0: current reading "), strings.HasPrefix(u, "Simple filament sensor on pin "),
 		strings.HasPrefix(u, "Error: Temperature reading fault"), strings.HasPrefix(u, "Warning: Driver "),
 		strings.HasPrefix(u, "Heater ") && strings.Contains(u, " model: heating rate"),
 		strings.HasPrefix(u, "Sensor ") && strings.Contains(u, " last error: "),
@@ -278,13 +280,26 @@ func afterRecv(t string) (string, bool) {
 const decisive = 1000
 
 // isDWCStamp reports whether a line starts with Duet Web Control's console
-// stamp, a date and a time then a tab ("3/2/2024, 4:02:11 PM\tM98 ...").
+// stamp, a date and a time in the browser's locale then a tab ("3/2/2024,
+// 4:02:11 PM\tM98 ...", "02.03.2024, 16:02:11\tM98 ...").
 func isDWCStamp(t, u string) bool {
 	if len(t) <= len(u) || !strings.HasSuffix(t[:len(t)-len(u)], "\t") {
 		return false
 	}
-	stamp := t[:len(t)-len(u)]
-	return strings.Contains(stamp, ", ") && strings.IndexByte(stamp, '/') > 0
+	date, _, ok := strings.Cut(t[:len(t)-len(u)], ", ")
+	return ok && strings.ContainsAny(date, "/.-")
+}
+
+// isRRFCommandError reports whether a line is RepRapFirmware's error of a
+// command, "Error: G30: Probe already triggered ..."; Marlin writes no
+// space after "Error:" and names no command.
+func isRRFCommandError(u string) bool {
+	rest, ok := strings.CutPrefix(u, "Error: ")
+	if !ok {
+		rest, ok = strings.CutPrefix(u, "Warning: ")
+	}
+	cmd, _, found := strings.Cut(rest, ": ")
+	return ok && found && len(cmd) >= 2 && len(cmd) <= 6 && (cmd[0] == 'G' || cmd[0] == 'M') && isDigits(strings.ReplaceAll(cmd[1:], ".", ""))
 }
 
 // nameHint guesses a kind from a file name.

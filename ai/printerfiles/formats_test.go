@@ -25,7 +25,7 @@ type matrixCase struct {
 func loadMatrixCases(t *testing.T) []matrixCase {
 	t.Helper()
 	var all []matrixCase
-	for _, name := range []string{"../testdata/attach/train.json", "../testdata/attach/dev.json"} {
+	for _, name := range []string{"../testdata/attach/train.json", "../testdata/attach/dev.json", "../testdata/attach/train2.json"} {
 		b, err := os.ReadFile(name)
 		if err != nil {
 			t.Fatal(err)

@@ -288,3 +288,17 @@ func TestRRFM122Move35(t *testing.T) {
 		"=== DDARing 0 ===\nScheduled moves 52231, completed 52231, LaErrors 0, Underruns [0, 0, 0]\n", KindRRFM122)
 	expectFacts(t, rep, []want{{"leveling.enabled", "", "true"}, {"warning.steprate_too_high", "", "hiccups 15"}, {"firmware.version", "", "3.5.1"}})
 }
+
+// TestRRFConsoleForms: RepRapFirmware's console in a day-first 24-hour
+// browser locale, and through OctoPrint's terminal, is recognised and read.
+func TestRRFConsoleForms(t *testing.T) {
+	for name, text := range map[string]string{
+		"dwc de-DE": "11.02.2024, 10:14:31\tG30\nError: G30: Probe already triggered at start of probing move\n",
+		"octoprint": "Send: G30\nRecv: Error: G30: Probe already triggered at start of probing move\nRecv: ok\n",
+	} {
+		t.Run(name, func(t *testing.T) {
+			rep := readKind(t, "console.txt", text, KindRRFConsole)
+			expectFacts(t, rep, []want{{"error.probe_triggered_prior_to_movement", "probe", "Probe already triggered at start of probing move"}})
+		})
+	}
+}
