@@ -25,6 +25,8 @@ var attachSets = []attachSet{
 	{file: "testdata/attach/train.json"},
 	// written by the knowledge author while writing rules: a tuning set
 	{file: "testdata/attach/dev.json"},
+	// a second collection, read while writing rules (README.md)
+	{file: "testdata/attach/train2.json"},
 }
 
 // TestEvalAttach scores the attachment sets with and without their
