@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/layerfix/layerfix/ai"
@@ -29,14 +30,26 @@ func stepTitles(steps []ai.Step) []string {
 	return out
 }
 
+var buildLearningEngine = sync.OnceValues(ai.NewEngine)
+
 // learningWorkspace runs the real engine with learning on (unless env says
-// LAYERFIX_LEARN=off) and no anonymous quota; env adds settings.
+// LAYERFIX_LEARN=off) and no anonymous quota; env adds settings. The
+// learning tests share one engine apart from the read-only tests' one:
+// learning changes only its server case base, emptied before and after each
+// test, which leaves it as a fresh build is.
 func learningWorkspace(t *testing.T, env map[string]string) (*workspace, *ai.Engine) {
 	t.Helper()
-	engine, err := ai.NewEngine()
+	engine, err := buildLearningEngine()
 	if err != nil {
 		t.Fatal(err)
 	}
+	forget := func() {
+		if err := engine.SetLocalCases(nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	forget()
+	t.Cleanup(forget)
 	ws := newWorkspace(t, engine, func(c *config.Config, d *Deps) {
 		all := map[string]string{"LAYERFIX_DATA_DIR": c.DataDir, "LAYERFIX_ANON_MONTHLY_LIMIT": "unlimited"}
 		for k, v := range env {
