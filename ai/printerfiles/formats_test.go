@@ -872,7 +872,34 @@ func TestFormatMatrix(t *testing.T) {
 			}
 		}
 	}
-	for _, tr := range transforms {
+	// every file of a case pasted into one post, each in a fenced block
+	// under its name
+	for _, c := range cases {
+		if len(c.Attachments) < 2 {
+			continue
+		}
+		var b strings.Builder
+		for _, a := range c.Attachments {
+			fmt.Fprintf(&b, "Here is my %s:\n\n```\n%s\n```\n\n", a.Name, strings.TrimSuffix(a.Text, "\n"))
+		}
+		files := []File{{Name: "post.txt", Text: b.String()}}
+		rep := Read(files)
+		checkInvariants(t, files, rep)
+		want, got := factSet(Read(c.Attachments)), factSet(rep)
+		var missing []string
+		for k := range want {
+			if !got[k] {
+				missing = append(missing, k)
+			}
+		}
+		slices.Sort(missing)
+		applied["one-post"]++
+		lost["one-post"] += len(missing)
+		if len(missing) > 0 {
+			t.Errorf("%s as one post: %d facts lost %v", c.ID, len(missing), clipList(missing))
+		}
+	}
+	for _, tr := range append(transforms, transform{name: "one-post"}) {
 		t.Logf("%-20s applied to %3d files: %4d facts lost, %3d added", tr.name, applied[tr.name], lost[tr.name], gained[tr.name])
 	}
 }
