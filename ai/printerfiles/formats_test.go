@@ -709,6 +709,23 @@ func rrf35Layout(f File) []File {
 	return []File{{Name: f.Name, Text: joinLines(ls)}}
 }
 
+// unifiedDiff writes the file as a maker's `git diff` of their changes:
+// every fourth line changed from another value, the rest context; the new
+// side is the file.
+func unifiedDiff(f File) []File {
+	ls := splitLines(f.Text)
+	out := []string{"diff --git a/" + f.Name + " b/" + f.Name, "index 3f2a1b0..8c9d7e4 100644",
+		"--- a/" + f.Name, "+++ b/" + f.Name, fmt.Sprintf("@@ -1,%d +1,%d @@", len(ls), len(ls))}
+	for i, l := range ls {
+		if i%4 == 1 && strings.TrimSpace(l) != "" {
+			out = append(out, "-"+l+"0", "+"+l)
+			continue
+		}
+		out = append(out, " "+l)
+	}
+	return []File{{Name: f.Name, Text: joinLines(out)}}
+}
+
 // forum forms: how a file looks pasted into a forum or chat.
 func fence(lang string) func(File) []File {
 	return func(f File) []File {
@@ -792,6 +809,7 @@ var transforms = []transform{
 			return l
 		})
 	}},
+	{name: "unified-diff", families: []family{famKlipperCfg, famMarlinConfig, famRRFConfig}, apply: unifiedDiff},
 	{name: "rrf-conditional", families: []family{famRRFConfig}, apply: rrfConditional},
 	{name: "define-tabs", families: []family{famMarlinConfig}, apply: defineTabs},
 	{name: "dwc-m122", families: []family{famRRFReport}, apply: dwcM122},
