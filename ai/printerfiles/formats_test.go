@@ -483,6 +483,32 @@ func renderConsole(layout string) func(File) []File {
 	}
 }
 
+// newestOnTop writes a console as Mainsail shows it with the newest entry
+// on top: the entries (a line with a clock and the lines without one that
+// follow it) in reverse order. A console whose clocks never change tells
+// no order and is left out.
+func newestOnTop(f File) []File {
+	clocks, msgs := klipperConsole(f.Text)
+	var entries [][]string
+	changes := map[string]bool{}
+	for i, m := range msgs {
+		l := m
+		if clocks[i] != "" {
+			l = clocks[i] + "  " + m
+			changes[clocks[i]] = true
+		}
+		if clocks[i] != "" || len(entries) == 0 {
+			entries = append(entries, nil)
+		}
+		entries[len(entries)-1] = append(entries[len(entries)-1], l)
+	}
+	if len(changes) < 2 {
+		return nil
+	}
+	slices.Reverse(entries)
+	return []File{{Name: f.Name, Text: joinLines(slices.Concat(entries...))}}
+}
+
 // klippyRollover writes the log as Klipper's logger starts it after a
 // midnight rotation: what was logged at start-up for the rotated files
 // (the config dump, the versions, the MCUs: klippy/queuelogger.py,
@@ -771,6 +797,16 @@ var transforms = []transform{
 	{name: "repetier", families: []family{famHost}, apply: hostRender("repetier")},
 	{name: "serial-monitor", families: []family{famHost}, apply: hostRender("serial-monitor")},
 	{name: "echo-toggle", families: []family{famHost}, apply: toggleEcho},
+	{name: "echo-spacing", families: []family{famHost}, apply: func(f File) []File {
+		// builds and forks differ in the spaces after "echo:"
+		evs := hostSession(f.Text)
+		for i, e := range evs {
+			if rest, ok := strings.CutPrefix(e.text, "echo:"); ok && e.dir == 'r' {
+				evs[i].text = "echo:" + strings.Repeat(" ", i%4) + strings.TrimLeft(rest, " ")
+			}
+		}
+		return []File{{Name: f.Name, Text: renderHost(evs, "octoprint-terminal")}}
+	}},
 	{name: "ok-interleaved", families: []family{famHost}, apply: interleaveOK, extra: interleaved + "\n" + interleaved + "\n"},
 	{name: "tabs-expanded", families: []family{famHost}, apply: func(f File) []File {
 		if !strings.Contains(f.Text, "\t") {
@@ -786,6 +822,7 @@ var transforms = []transform{
 	{name: "console-nbsp", families: []family{famKlipperCons}, apply: renderConsole("nbsp")},
 	{name: "console-bracket", families: []family{famKlipperCons}, apply: renderConsole("bracket")},
 	{name: "console-bare", families: []family{famKlipperCons}, apply: renderConsole("bare")},
+	{name: "console-newest-first", families: []family{famKlipperCons}, apply: newestOnTop},
 	{name: "console-octoprint", families: []family{famKlipperCons}, apply: renderConsole("octoprint")},
 	{name: "klippy-rollover", families: []family{famKlipperLog}, apply: klippyRollover},
 	{name: "save-config", families: []family{famKlipperCfg}, apply: saveConfig},
