@@ -226,8 +226,9 @@ func scoreLine(sc *scores, m503, recv *int, raw string) (decided bool) {
 		if isSlicerMarker(t) {
 			sc[sGcode] += 10
 		}
-	case 'G', 'M', 'T':
-		if w := firstWord(t); isRRFCommand(w) && (strings.Contains(t, "P\"") || strings.Contains(t, "C\"") ||
+	case 'G', 'M', 'T', 'g', 'm':
+		if w, _ := rrfCommand(t); isRRFCommand(w) && (strings.Contains(t, "P\"") || strings.Contains(t, "C\"") ||
+			strings.Contains(t, "p\"") || strings.Contains(t, "c\"") ||
 			strings.Contains(t, " P0.") || strings.Contains(t, " P1.") || w == "M584" || w == "G31" || w == "M558") {
 			sc[sRRFConfig] += 3
 		} else if (w == "G1" || w == "G0") && len(t) > 4 {

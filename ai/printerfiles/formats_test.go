@@ -847,6 +847,27 @@ var transforms = []transform{
 		})
 	}},
 	{name: "unified-diff", families: []family{famKlipperCfg, famMarlinConfig, famRRFConfig}, apply: unifiedDiff},
+	{name: "rrf-lowercase", families: []family{famRRFConfig}, apply: func(f File) []File {
+		// RepRapFirmware reads command and parameter letters in either case
+		return mapLines(f, func(l string) string {
+			code, comment, _ := strings.Cut(l, ";")
+			var b strings.Builder
+			quoted := false
+			for _, r := range code {
+				if r == '"' {
+					quoted = !quoted
+				}
+				if !quoted && r >= 'A' && r <= 'Z' {
+					r += 'a' - 'A'
+				}
+				b.WriteRune(r)
+			}
+			if strings.Contains(l, ";") {
+				return b.String() + ";" + comment
+			}
+			return b.String()
+		})
+	}},
 	{name: "rrf-conditional", families: []family{famRRFConfig}, apply: rrfConditional},
 	{name: "define-tabs", families: []family{famMarlinConfig}, apply: defineTabs},
 	{name: "dwc-m122", families: []family{famRRFReport}, apply: dwcM122},
