@@ -791,6 +791,22 @@ var transforms = []transform{
 			return "\t" + t
 		})
 	}},
+	{name: "terminal-stamps", families: []family{famHost, famRRFReport}, apply: func(f File) []File {
+		// a serial terminal's log (tio -t, CuteCom): each line stamped; a
+		// DWC console has its own stamps and is left out
+		if strings.Contains(f.Text, "M\t") {
+			return nil
+		}
+		if !strings.Contains(f.Text, "=== Diagnostics ===") {
+			f.Text = renderHost(hostSession(f.Text), "serial-monitor") // what the printer sent
+		}
+		return mapLines(f, func(l string) string {
+			if l == "" {
+				return l
+			}
+			return "[2024-05-01 10:00:00.123] " + l
+		})
+	}},
 	{name: "octoprint-log", families: []family{famHost}, apply: hostRender("octoprint-log")},
 	{name: "octoprint-terminal", families: []family{famHost}, apply: hostRender("octoprint-terminal")},
 	{name: "pronterface", families: []family{famHost}, apply: hostRender("pronterface")},
