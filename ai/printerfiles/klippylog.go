@@ -107,9 +107,12 @@ func consoleClock(line string) (int, bool) {
 // often than forward.
 func newestFirst(text string) bool {
 	back, forward, last := 0, 0, -1
-	for _, raw := range eachLine(text) {
+	for n, raw := range eachLine(text) {
 		v, ok := consoleClock(raw)
 		if !ok {
+			if n > 50 && last < 0 {
+				return false // no console: a klippy.log
+			}
 			continue
 		}
 		switch {
@@ -154,12 +157,12 @@ func entriesReversed(text string) iter.Seq2[int, string] {
 
 func (lr *klippyLog) line(raw string, n int) {
 	t := strings.TrimSpace(raw)
-	if r, ok := afterRecv(t); ok {
-		t = r // Klipper's console through OctoPrint's terminal or serial.log
-	} else if strings.HasPrefix(stripTimestamp(t), "Send: ") {
+	if len(t) < minLine {
 		return
 	}
-	if len(t) < minLine {
+	// Klipper's console through OctoPrint's terminal or serial.log
+	t, dir := hostLine(t)
+	if dir == 's' || len(t) < minLine {
 		return
 	}
 	switch t[0] {

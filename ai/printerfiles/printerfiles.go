@@ -232,6 +232,9 @@ const maxSegments = 8
 // or "~~~" lines around each): a maker who pastes a config and a log into
 // one text fences each.
 func fencedBlocks(text string) []segment {
+	if !strings.Contains(text, "```") && !strings.Contains(text, "~~~") {
+		return nil
+	}
 	var segs []segment
 	m := pasteMargin(strings.TrimPrefix(text, "\uFEFF"))
 	open := -1 // the byte after the opening fence line
