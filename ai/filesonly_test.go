@@ -48,10 +48,7 @@ func withoutFilesOnlyModes(t *testing.T) (fs.FS, int) {
 // nothing: the same steps, in the same order, as without the mode, for
 // every case of the embedded case base and the evaluation sets' words.
 func TestFilesOnlyModesLeaveWordsAlone(t *testing.T) {
-	withModes, err := NewEngine()
-	if err != nil {
-		t.Fatal(err)
-	}
+	withModes := sharedEngine(t)
 	fsys, removed := withoutFilesOnlyModes(t)
 	if removed == 0 {
 		t.Fatal("the knowledge base has no files-only mode to check")
