@@ -279,3 +279,26 @@ Scheduled moves 21457, completed 21457, hiccups 37, stepErrors 0, LaErrors 0, Un
 	rep = read(t, "M122.txt", "=== Diagnostics ===\n=== Move ===\nHiccups: 12(0), FreeDm: 169, MinFreeDm: 120, MaxWait: 0ms\n")
 	expectFacts(t, rep, []want{{"warning.steprate_too_high", "", "hiccups 12"}})
 }
+
+// TestRRFM122Move35: RepRapFirmware 3.5 reports bed compensation and step
+// hiccups in the Move section's own layout.
+func TestRRFM122Move35(t *testing.T) {
+	rep := readKind(t, "M122.txt", "=== Diagnostics ===\nRepRapFirmware for Duet 3 Mini 5+ version 3.5.1 (2024-04-19 14:41:25) running on Duet 3 Mini5plus WiFi (standalone mode)\n"+
+		"=== Move ===\nSegments created 3, maxWait 0ms, bed comp in use: mesh, height map offset 0.000, hiccups added 12/3 (0.00/0.00ms), max steps late 0, ebfmin 0.00, ebfmax 0.00\n"+
+		"=== DDARing 0 ===\nScheduled moves 52231, completed 52231, LaErrors 0, Underruns [0, 0, 0]\n", KindRRFM122)
+	expectFacts(t, rep, []want{{"leveling.enabled", "", "true"}, {"warning.steprate_too_high", "", "hiccups 15"}, {"firmware.version", "", "3.5.1"}})
+}
+
+// TestRRFConsoleForms: RepRapFirmware's console in a day-first 24-hour
+// browser locale, and through OctoPrint's terminal, is recognised and read.
+func TestRRFConsoleForms(t *testing.T) {
+	for name, text := range map[string]string{
+		"dwc de-DE": "11.02.2024, 10:14:31\tG30\nError: G30: Probe already triggered at start of probing move\n",
+		"octoprint": "Send: G30\nRecv: Error: G30: Probe already triggered at start of probing move\nRecv: ok\n",
+	} {
+		t.Run(name, func(t *testing.T) {
+			rep := readKind(t, "console.txt", text, KindRRFConsole)
+			expectFacts(t, rep, []want{{"error.probe_triggered_prior_to_movement", "probe", "Probe already triggered at start of probing move"}})
+		})
+	}
+}
