@@ -99,6 +99,7 @@ var derivedKeys = map[string]bool{
 	"derived.comm_mismatch":               true,
 	"derived.uart_address_conflict":       true,
 	"derived.esteps_unlike_extruder":      true,
+	"derived.move_below_position_min":     true,
 }
 
 func knownFactKey(k string) bool {

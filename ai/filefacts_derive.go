@@ -49,6 +49,29 @@ func derive(rep printerfiles.Report) []printerfiles.Fact {
 		}
 	}
 
+	// Klipper's "Move out of range: X Y Z [E]" names the end of the refused
+	// move. An axis below its position_min (0 unless set) is a move under
+	// the limit: with the probe as the Z endstop, a mesh or Z offset
+	// correction that goes below Z=0 needs position_min below 0.
+	if mv, ok := find("error.move_out_of_range", ""); ok {
+		if pos := strings.Fields(mv.Value); len(pos) >= 3 {
+			for i, axis := range []string{"x", "y", "z"} {
+				p, err := strconv.ParseFloat(pos[i], 64)
+				if err != nil {
+					break
+				}
+				lo := 0.0
+				if f, ok := find("stepper.position_min", axis); ok && f.HasNum {
+					lo = f.Num
+				}
+				if p < lo {
+					add("derived.move_below_position_min", axis, strings.ToUpper(axis)+fmtNum(p)+" below position_min "+fmtNum(lo), mv)
+					break
+				}
+			}
+		}
+	}
+
 	// RepRapFirmware runs a fan only as config.g says: the hotend fan must
 	// be thermostatic (M106 P1 S1 H1 T45). A config.g whose fans all have
 	// H-1 leaves the heat break uncooled. (Klipper and Marlin printers often

@@ -238,6 +238,10 @@ M92 X80 Y100 Z400 E93
 		{"probe off the bed when Z homes", []printerfiles.File{{Name: "printer.cfg", Text: cfg}}, "derived.probe_off_bed_at_z_home"},
 		{"sensor on another header", []printerfiles.File{{Name: "config.g", Text: config}}, "derived.sensor_pin_mismatch"},
 		{"X and Y steps differ", []printerfiles.File{{Name: "config.g", Text: config}}, "derived.xy_steps_differ"},
+		{"a move below Z position_min", []printerfiles.File{
+			{Name: "printer.cfg", Text: cfg},
+			{Name: "console.txt", Text: "16:27:02  !! Move out of range: 64.382 36.905 -0.017 [3.118]\n"},
+		}, "derived.move_below_position_min"},
 		{"baud rates differ", []printerfiles.File{
 			{Name: "Configuration.h", Text: "#define MOTHERBOARD BOARD_CREALITY_V4\n#define BAUDRATE 115200\n"},
 			{Name: "serial.log", Text: "2024-08-17 20:01:09,400 - Connecting to port /dev/ttyUSB0, baudrate 250000\n2024-08-17 20:01:11,447 - Recv: \ufffd\ufffdx\ufffd\n"},
