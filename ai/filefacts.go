@@ -100,6 +100,7 @@ var derivedKeys = map[string]bool{
 	"derived.uart_address_conflict":       true,
 	"derived.esteps_unlike_extruder":      true,
 	"derived.move_below_position_min":     true,
+	"derived.macro_params_mismatch":       true,
 }
 
 func knownFactKey(k string) bool {

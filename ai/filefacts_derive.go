@@ -2,6 +2,7 @@ package ai
 
 import (
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -69,6 +70,30 @@ func derive(rep printerfiles.Report) []printerfiles.Fact {
 					break
 				}
 			}
+		}
+	}
+
+	// Klipper hands a macro call's NAME=VALUE pairs to the template as
+	// params.NAME: a start macro called with names its template does not
+	// read (PRINT_START BED=80 for params.BED_TEMP) runs on its defaults.
+	for _, macro := range []string{"PRINT_START", "START_PRINT"} {
+		call, ok := find("gcode.uses_command", macro)
+		takes, ok2 := find("klipper.macro_params", macro)
+		if !ok || !ok2 {
+			continue
+		}
+		line, _, _ := strings.Cut(call.Quote, ";")
+		var passed []string
+		for _, w := range strings.Fields(line)[1:] {
+			if k, _, ok := strings.Cut(w, "="); ok && k != "" {
+				passed = append(passed, strings.ToUpper(k))
+			}
+		}
+		reads := strings.Fields(takes.Value)
+		unread := slices.DeleteFunc(slices.Clone(passed), func(k string) bool { return slices.Contains(reads, k) })
+		missing := slices.DeleteFunc(slices.Clone(reads), func(k string) bool { return slices.Contains(passed, k) })
+		if len(unread) > 0 && len(missing) > 0 {
+			add("derived.macro_params_mismatch", macro, "the call passes "+strings.Join(unread, ", ")+"; the macro reads "+strings.Join(missing, ", "), call)
 		}
 	}
 
