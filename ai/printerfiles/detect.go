@@ -166,6 +166,7 @@ func scoreLine(sc *scores, m503, recv *int, raw string) (decided bool) {
 		strings.HasPrefix(u, "Error: Filament error on extruder "), strings.HasPrefix(u, "Printing paused at X"),
 		strings.HasPrefix(u, "Z probe 0: current reading "), strings.HasPrefix(u, "Simple filament sensor on pin "),
 		strings.HasPrefix(u, "Error: Temperature reading fault"), strings.HasPrefix(u, "Warning: Driver "),
+		strings.HasPrefix(u, "Warning: Macro file ") && strings.HasSuffix(u, " not found"),
 		strings.HasPrefix(u, "Heater ") && strings.Contains(u, " model: heating rate"),
 		strings.HasPrefix(u, "Sensor ") && strings.Contains(u, " last error: "),
 		strings.HasPrefix(u, "Driver ") && strings.Contains(u, "SG min"):

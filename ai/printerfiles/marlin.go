@@ -39,6 +39,9 @@ type marlinReader struct {
 	// driver is the subject of the last "X driver error detected:", whose
 	// reasons follow on their own lines
 	driver string
+	// volumetricHeading: M503's "Filament settings" heading was seen, and
+	// volumetricOff: it said Disabled
+	volumetricHeading, volumetricOff bool
 	// tmcCols are the axes of M122's driver table columns; tabWidth the
 	// tab stops of a table whose tabs became spaces
 	tmcCols  []string
@@ -225,6 +228,13 @@ func (mr *marlinReader) line(raw string, n int, buf []param) {
 		return
 	}
 	switch {
+	case strings.Contains(s, "Invalid extruder"):
+		// "M104 Invalid extruder 1", "T1 Invalid extruder" (Marlin's STR_INVALID_EXTRUDER)
+		tool := strings.TrimSpace(s[strings.Index(s, "Invalid extruder")+len("Invalid extruder"):])
+		if tool == "" && len(s) > 1 && s[0] == 'T' {
+			tool = firstWord(s[1:])
+		}
+		c.event("error.invalid_extruder", cutUTF8(firstWord(tool), 8), s, n, raw)
 	case len(s) > 1 && s[0] == 'M' && s[1] >= '0' && s[1] <= '9':
 		if code, ps, ok := mcode(s); ok {
 			mr.setting(code, params(ps, buf), n, raw)
@@ -301,6 +311,18 @@ func (mr *marlinReader) line(raw string, n int, buf []param) {
 			ps = "Z" + strings.TrimSpace(z)
 		}
 		mr.setting(851, params(ps, buf), n, raw)
+	case strings.HasPrefix(s, "Standard Deviation: "):
+		// M48's answer (gcode/calibrate/M48.cpp): the probe's repeatability
+		if v, ok := parseNum(firstWord(strings.TrimSpace(s[len("Standard Deviation: "):]))); ok {
+			c.setNum("probe.std_dev", "probe", v, n, raw)
+		}
+	case strings.Contains(s, "Filament settings"):
+		// M503's heading: "Filament settings: Disabled" (Marlin 1.1, Prusa) or
+		// "; Filament settings (Disabled):" before the M200 line
+		mr.volumetricOff = strings.Contains(s, "Disabled")
+		mr.volumetricHeading = true
+	case strings.HasPrefix(s, "MMU2:"):
+		prusaMMU(c, strings.TrimSpace(s[len("MMU2:"):]), n, raw)
 	case strings.HasPrefix(s, "Advance "):
 		mr.advanceAnswer(s[len("Advance "):], n, raw)
 	case mr.driverAnswer(s, n, raw):
@@ -814,6 +836,10 @@ func (mr *marlinReader) setting(code int, ps []param, n int, quote string) {
 	case 200:
 		if v, ok := get('S'); ok {
 			c.setBool("extruder.volumetric", "extruder", v != 0, n, quote)
+		} else if d, ok := get('D'); ok && mr.volumetricHeading {
+			// without S (Marlin 1.1, Prusa): a diameter under a heading
+			// that does not say Disabled means volumetric extrusion is on
+			c.setBool("extruder.volumetric", "extruder", d != 0 && !mr.volumetricOff, n, quote)
 		}
 		if v, ok := get('D'); ok {
 			c.setNum("extruder.filament_diameter", extruderSubject(tool), v, n, quote)

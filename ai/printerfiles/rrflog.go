@@ -69,8 +69,19 @@ func (rl *rrfLog) line(raw string, n int) {
 		msg = strings.TrimSpace(rest)
 	}
 	// An error of a command starts with it: "Error: G30: Probe was not triggered..."
-	if cmd, rest, ok := strings.Cut(msg, ": "); ok && len(cmd) <= 5 && len(cmd) >= 2 && (cmd[0] == 'G' || cmd[0] == 'M') && isDigits(cmd[1:]) {
-		msg = rest
+	cmd := ""
+	if c0, rest, ok := strings.Cut(msg, ": "); ok && len(c0) <= 5 && len(c0) >= 2 && (c0[0] == 'G' || c0[0] == 'M') && isDigits(c0[1:]) {
+		cmd, msg = c0, rest
+	}
+	if cmd != "" && (strings.Contains(msg, "no longer supported") || strings.Contains(msg, "not supported") || strings.HasPrefix(msg, "Unknown command") || strings.HasPrefix(msg, "unknown command")) {
+		// "Error: M667: M667 is no longer supported - use M669 instead"
+		rl.c.event("error.unknown_command", cmd, msg, n, raw)
+		return
+	}
+	if rest, ok := strings.CutPrefix(msg, "Macro file "); ok && strings.HasSuffix(rest, " not found") {
+		// a system macro the firmware runs (pause.g for M600/M226, homeall.g for G28) is missing
+		rl.c.event("warning.macro_missing", cutUTF8(strings.TrimSuffix(rest, " not found"), 40), msg, n, raw)
+		return
 	}
 	if msg == "" || readMessage(c, rrfMessages, msg, n, raw) {
 		return
