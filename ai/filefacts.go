@@ -101,6 +101,7 @@ var derivedKeys = map[string]bool{
 	"derived.esteps_unlike_extruder":      true,
 	"derived.move_below_position_min":     true,
 	"derived.macro_params_mismatch":       true,
+	"derived.config_option_overridden":    true,
 }
 
 func knownFactKey(k string) bool {

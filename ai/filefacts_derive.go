@@ -97,6 +97,44 @@ func derive(rep printerfiles.Report) []printerfiles.Fact {
 		}
 	}
 
+	// Klipper reads printer.cfg and its [include] files as one config in
+	// order: an option set again in a later section of the same name (in
+	// the same file or an included one) silently replaces the first. An
+	// option with two values in two config files is one of them ignored.
+	cfgFiles, logFiles := map[string]bool{}, map[string]bool{}
+	for _, f := range rep.Files {
+		cfgFiles[f.Name] = f.Kind == printerfiles.KindKlipperConfig
+		logFiles[f.Name] = f.Kind == printerfiles.KindKlippyLog
+	}
+	if countTrue(cfgFiles) >= 2 {
+		type optID struct{ key, subject string }
+		first := map[optID]printerfiles.Fact{}
+		done := map[optID]bool{}
+		for _, f := range rep.Facts {
+			if !cfgFiles[f.Source] || strings.HasSuffix(f.Key, "steps_per_mm") || strings.HasPrefix(f.Key, "klipper.") {
+				continue
+			}
+			id := optID{f.Key, f.Subject}
+			p, seen := first[id]
+			if !seen {
+				first[id] = f
+				continue
+			}
+			if p.Source == f.Source || done[id] || strings.EqualFold(p.Value, f.Value) || p.HasNum && f.HasNum && p.Num == f.Num {
+				continue
+			}
+			done[id] = true
+			v := p.Source + " " + p.Value + ", " + f.Source + " " + f.Value
+			for _, e := range rep.Facts {
+				if logFiles[e.Source] && e.Key == f.Key && e.Subject == f.Subject {
+					v += "; klippy.log runs with " + e.Value
+					break
+				}
+			}
+			add("derived.config_option_overridden", f.Subject, v, p)
+		}
+	}
+
 	// RepRapFirmware runs a fan only as config.g says: the hotend fan must
 	// be thermostatic (M106 P1 S1 H1 T45). A config.g whose fans all have
 	// H-1 leaves the heat break uncooled. (Klipper and Marlin printers often
@@ -448,4 +486,14 @@ func fillFromFacts(req *Request, rep printerfiles.Report) {
 			req.Material = f.Value
 		}
 	}
+}
+
+func countTrue(m map[string]bool) int {
+	n := 0
+	for _, v := range m {
+		if v {
+			n++
+		}
+	}
+	return n
 }
