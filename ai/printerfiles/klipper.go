@@ -316,6 +316,7 @@ var (
 			"unretract_extra_length": "unretract_extra_length", "unretract_speed": "unretract_speed"},
 		"filament_sensor": {"switch_pin": "pin", "pause_on_runout": "pause_on_runout",
 			"detection_length": "detection_length", "event_delay": "event_delay", "runout_gcode": "runout_gcode"},
+		"virtual_sdcard": {"path": "path"},
 		"verify_heater": {"check_gain_time": "check_gain_time", "hysteresis": "hysteresis",
 			"max_error": "max_error", "heating_gain": "heating_gain"},
 		"input_shaper": {"shaper_freq_x": "shaper_freq_x", "shaper_freq_y": "shaper_freq_y",
@@ -385,7 +386,7 @@ func (kr *klipperReader) option(key, val string, n int, quote string) {
 		}
 		subject := s.subject
 		if s.typ == "safe_z_home" || s.typ == "bed_mesh" || s.typ == "firmware_retraction" ||
-			s.typ == "input_shaper" || s.typ == "idle_timeout" || s.typ == "homing_override" {
+			s.typ == "input_shaper" || s.typ == "idle_timeout" || s.typ == "homing_override" || s.typ == "virtual_sdcard" {
 			subject = ""
 		}
 		if s.typ == "filament_sensor" && k == "runout_gcode" {

@@ -356,6 +356,8 @@ var klipperMessages = newMessageTable([]message{
 	{"Must home axis first", "error.must_home_first", "", 'r'},
 	{"Must home ", "error.must_home_first", "", 'm'},
 	{"Move out of range", "error.move_out_of_range", "", 'r'},
+	// klippy/extras/virtual_sdcard.py: SDCARD_PRINT_FILE finds no such file under path
+	{"Unable to open file", "error.file_open", "virtual_sdcard", 'm'},
 	// klippy/extras/heaters.py
 	{"Requested temperature ", "error.temperature_out_of_range", "", 'r'},
 	// klippy/extras/homing.py, probe.py, bltouch.py

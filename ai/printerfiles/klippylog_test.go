@@ -402,3 +402,15 @@ func TestKlipperConsoleNewestFirst(t *testing.T) {
 	expectFacts(t, rep, []want{{"error.driver_short_to_ground", "y", "s2gb"},
 		{"error.max_extrusion_exceeded", "extruder", "0.452mm^2 vs 0.300mm^2"}})
 }
+
+// SDCARD_PRINT_FILE answers "Unable to open file" when the file is not
+// under [virtual_sdcard] path (klippy/extras/virtual_sdcard.py), and the
+// config names that path.
+func TestKlipperVirtualSdcardFile(t *testing.T) {
+	rep := read(t, "mainsail-console.txt", "18:30:02  // Klipper state: Ready\n18:41:15  $ SDCARD_PRINT_FILE FILENAME=\"clip.gcode\"\n18:41:15  !! Unable to open file\n")
+	expectFacts(t, rep, []want{{"error.file_open", "virtual_sdcard", "Unable to open file"}})
+	rep = read(t, "printer.cfg", "[virtual_sdcard]\npath: ~/gcode_files\n\n[printer]\nkinematics: cartesian\n")
+	if f, ok := findFact(rep, "virtual_sdcard.path", ""); !ok || f.Value != "~/gcode_files" {
+		t.Errorf("virtual_sdcard.path = %+v, %v", f, ok)
+	}
+}
