@@ -648,3 +648,31 @@ func TestDerivedFactsQuietOnAgreement(t *testing.T) {
 		}
 	}
 }
+
+// A board example that asks for a crystal per micro-controller (the BTT
+// Octopus: 12 MHz with an STM32F446, 8 MHz with an STM32F429) is compared
+// with the crystal of the maker's chip.
+func TestStockCrystalPerChip(t *testing.T) {
+	e := sharedEngine(t)
+	kconfig := func(chip, crystal string) string {
+		return "CONFIG_LOW_LEVEL_OPTIONS=y\nCONFIG_MACH_STM32=y\nCONFIG_MCU=\"" + chip + "\"\nCONFIG_CLOCK_FREQ=180000000\n" +
+			"CONFIG_USBSERIAL=y\nCONFIG_FLASH_APPLICATION_ADDRESS=0x8008000\nCONFIG_CLOCK_REF_FREQ=" + crystal + "\nCONFIG_STM32_USB_PA11_PA12=y\n"
+	}
+	cfg := "[mcu]\nserial: /dev/serial/by-id/usb-Klipper_stm32f446xx_1-if00\n\n[stepper_x]\nstep_pin: PF13\ndir_pin: PF12\nenable_pin: !PF14\nmicrosteps: 16\nrotation_distance: 40\nendstop_pin: PG6\nposition_endstop: 0\nposition_max: 200\n\n" +
+		"[stepper_y]\nstep_pin: PG0\ndir_pin: PG1\nenable_pin: !PF15\nmicrosteps: 16\nrotation_distance: 40\nendstop_pin: PG9\nposition_endstop: 0\nposition_max: 200\n\n" +
+		"[stepper_z]\nstep_pin: PF11\ndir_pin: PG3\nenable_pin: !PG5\nmicrosteps: 16\nrotation_distance: 8\nendstop_pin: PG10\nposition_endstop: 0.5\nposition_max: 200\n\n" +
+		"[extruder]\nstep_pin: PF9\ndir_pin: PF10\nenable_pin: !PG2\nheater_pin: PA2\nsensor_pin: PF4\n\n[heater_bed]\nheater_pin: PA1\nsensor_pin: PF3\n\n[fan]\npin: PA8\n"
+	desc := "BTT Octopus v1.1: after flashing the board never shows up on the Pi and Klipper cannot connect."
+	for _, tt := range []struct {
+		chip, crystal string
+		want          bool
+	}{{"stm32f446xx", "8000000", true}, {"stm32f446xx", "12000000", false}, {"stm32f429xx", "8000000", false}} {
+		req := Request{Category: "other", Description: desc, PrinterBrand: "Voron 2.4",
+			Attachments: []Attachment{{Name: "printer.cfg", Text: cfg}, {Name: ".config", Text: kconfig(tt.chip, tt.crystal)}}}
+		res := topSteps(t, e, req)
+		got := stepRank(res, "crystal") > 0
+		if got != tt.want {
+			t.Errorf("%s with a %s Hz crystal: crystal step %v, want %v (%q)", tt.chip, tt.crystal, got, tt.want, res.Steps)
+		}
+	}
+}
