@@ -184,6 +184,10 @@ func (e *Engine) index() {
 	var entries []*termEntry
 	perCategory := map[string]int{}
 	for mi, m := range e.kb.modes {
+		if m.FilesOnly {
+			e.rank[mi] = math.MaxInt32
+			continue
+		}
 		e.rank[mi] = perCategory[m.Category]
 		perCategory[m.Category]++
 		add := func(text string, negative, weak bool) {
@@ -258,7 +262,12 @@ func (e *Engine) index() {
 	// weak evidence for descriptions that use none of the listed terms.
 	docs := make([]map[string]bool, len(e.kb.modes))
 	docDF := map[string]int{}
+	wordModes := 0
 	for mi, m := range e.kb.modes {
+		if m.FilesOnly {
+			continue
+		}
+		wordModes++
 		text := []string{m.Name, m.Summary}
 		text = append(text, m.Causes...)
 		text = append(text, m.Terms...)
@@ -277,7 +286,7 @@ func (e *Engine) index() {
 			docDF[t]++
 		}
 	}
-	n := float64(len(e.kb.modes))
+	n := float64(wordModes)
 	for t, d := range docDF {
 		e.idf[t] = math.Log(1 + n/float64(d))
 	}
@@ -343,6 +352,7 @@ func (e *Engine) prepare(req *Request) *analysis {
 	}
 	a.ranked = e.rankModes(req, a.toks, a.facts, boost)
 	a.ev.applyToModes(a.ranked)
+	a.ranked = slices.DeleteFunc(a.ranked, func(s scored) bool { return e.kb.modes[s.mode].FilesOnly && s.total <= 0 })
 	return a
 }
 
@@ -458,6 +468,9 @@ func (e *Engine) rankModes(req *Request, toks []token, f *facts, boost []float64
 	for i := range scores {
 		m := e.kb.modes[i]
 		s := &scores[i]
+		if m.FilesOnly {
+			continue // ranked by the files' facts alone
+		}
 		s.total += s.text + s.weak
 		inCategory := req.Category != "" && req.Category != "other" && m.Category == req.Category
 		if inCategory {

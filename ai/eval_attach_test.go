@@ -20,11 +20,13 @@ type attachSet struct {
 }
 
 var attachSets = []attachSet{
-	// floors: the locked scores of change 14 (README.md), rounded down
-	{file: "testdata/attach/locked.json", locked: true, hit1: 0.533, hit3: 0.616, bareHit1: 0.066, bareHit3: 0.150},
+	// floors: the locked scores of change 17 (README.md), rounded down
+	{file: "testdata/attach/locked.json", locked: true, hit1: 0.600, hit3: 0.683, bareHit1: 0.066, bareHit3: 0.166},
 	{file: "testdata/attach/train.json"},
 	// written by the knowledge author while writing rules: a tuning set
 	{file: "testdata/attach/dev.json"},
+	// a second collection, read while writing rules (README.md)
+	{file: "testdata/attach/train2.json"},
 }
 
 // TestEvalAttach scores the attachment sets with and without their

@@ -25,6 +25,9 @@ type fixTitles struct {
 func newFixTitles(modes []*kbMode) *fixTitles {
 	ft := &fixTitles{}
 	for mi, m := range modes {
+		if m.FilesOnly {
+			continue // the case base never names a fix only a file can call for
+		}
 		for fi, f := range m.Fixes {
 			ft.refs = append(ft.refs, [2]int{mi, fi})
 			ft.raw = append(ft.raw, f.Title)

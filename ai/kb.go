@@ -53,6 +53,12 @@ type kbMode struct {
 	Facts   []kbFactRule `json:"facts"`
 	Tips    []string     `json:"tips"`
 	Sources []kbSource   `json:"sources"`
+	// FilesOnly marks a mode only an attached file can reveal (an MMU error
+	// code, a command the firmware removed): its words and fix titles stay
+	// out of the word index and the case base, so it is ranked only when a
+	// fact of the maker's files supports it, and an analysis without files
+	// is the same as if the mode did not exist.
+	FilesOnly bool `json:"filesOnly"`
 
 	file string // where the mode was read from, for error messages
 }

@@ -2,6 +2,7 @@ package ai
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -98,5 +99,21 @@ func TestStepsQuoteOwnNumbers(t *testing.T) {
 	}
 	if !temp || !travel {
 		t.Fatalf("the temperature and travel steps are expected here: %+v", res.Steps)
+	}
+}
+
+// TestTitleShapesBounded: fix titles are read once and kept, but never more
+// than maxTitleShapes of them, whatever titles arrive.
+func TestTitleShapesBounded(t *testing.T) {
+	if a, b := shapeOfTitle("Lower the nozzle temperature by 5–10 °C"), shapeOfTitle("Lower the nozzle temperature by 5–10 °C"); a != b || a.set < 0 || !a.down || a.amount == nil {
+		t.Fatalf("a temperature title read as %+v / %+v", a, b)
+	}
+	for i := 0; i < maxTitleShapes+500; i++ {
+		shapeOfTitle(fmt.Sprintf("Raise the print speed to %d mm/s", i))
+	}
+	n := 0
+	titleShapes.Range(func(_, _ any) bool { n++; return true })
+	if n > maxTitleShapes || titleShapeCount.Load() > maxTitleShapes {
+		t.Fatalf("%d titles kept (count %d), bound %d", n, titleShapeCount.Load(), maxTitleShapes)
 	}
 }

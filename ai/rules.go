@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 )
 
 // Conditions and rules: what the engine derives from the maker's settings,
@@ -688,18 +689,11 @@ var (
 // done. Other fixes come back as they are.
 func (f *facts) ownNumbers(title string) ownNumbers {
 	out := ownNumbers{title: title}
-	lower := strings.ToLower(title)
-	var set *ownSetting
-	for i := range ownSettings {
-		s := &ownSettings[i]
-		if containsAny(lower, s.words) && !containsAny(lower, s.not) {
-			set = s
-			break
-		}
-	}
-	if set == nil {
+	sh := shapeOfTitle(title)
+	if sh.set < 0 {
 		return out
 	}
+	set := &ownSettings[sh.set]
 	p := set.value(f)
 	if p == nil || *p < 0 || math.IsNaN(*p) || math.IsInf(*p, 0) {
 		return out
@@ -708,8 +702,7 @@ func (f *facts) ownNumbers(title string) ownNumbers {
 	out.unit = set.unit
 	quote := fmt.Sprintf(set.says, fmtNum(cur)+" "+set.unit)
 	out.line = quote + "."
-	down, up := hasAnyWord(lower, downWords...), hasAnyWord(lower, upWords...)
-	m := titleAmount.FindStringSubmatchIndex(title)
+	down, up, m := sh.down, sh.up, sh.amount
 	if m == nil || down == up || title[m[8]:m[9]] != set.unit {
 		return out
 	}
@@ -754,6 +747,47 @@ func (f *facts) ownNumbers(title string) ownNumbers {
 		out.amount, out.target = amount, target
 	}
 	return out
+}
+
+// titleShape is what ownNumbers reads from a fix title alone: which setting
+// it changes, its direction and where its amount is. Titles come from the
+// knowledge base, so each is read once and kept (up to maxTitleShapes).
+type titleShape struct {
+	set      int // index in ownSettings, -1 when the title changes none
+	down, up bool
+	amount   []int // titleAmount's submatch indexes, nil when none
+}
+
+const maxTitleShapes = 20000
+
+var (
+	titleShapes     sync.Map // title → *titleShape
+	titleShapeCount atomic.Int64
+)
+
+func shapeOfTitle(title string) *titleShape {
+	if v, ok := titleShapes.Load(title); ok {
+		return v.(*titleShape)
+	}
+	sh := &titleShape{set: -1}
+	lower := strings.ToLower(title)
+	for i := range ownSettings {
+		s := &ownSettings[i]
+		if containsAny(lower, s.words) && !containsAny(lower, s.not) {
+			sh.set = i
+			break
+		}
+	}
+	if sh.set >= 0 {
+		sh.down, sh.up = hasAnyWord(lower, downWords...), hasAnyWord(lower, upWords...)
+		sh.amount = titleAmount.FindStringSubmatchIndex(title)
+	}
+	if titleShapeCount.Load() < maxTitleShapes {
+		if _, loaded := titleShapes.LoadOrStore(title, sh); !loaded {
+			titleShapeCount.Add(1)
+		}
+	}
+	return sh
 }
 
 // roundTo rounds v to a multiple of step, up or down.

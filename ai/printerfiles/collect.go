@@ -99,9 +99,13 @@ func (c *collector) get(key, subject string) (Fact, bool) {
 func (c *collector) result() []Fact { return c.facts }
 
 // eachLine walks a text line by line without copying it: the 1-based line
-// number and the line without its ending, cut to MaxLineBytes.
+// number and the line without its ending, cut to MaxLineBytes. What a paste
+// put before the text is left out: a byte-order mark, and the margin every
+// line shares (see pasteMargin).
 func eachLine(s string) iter.Seq2[int, string] {
 	return func(yield func(int, string) bool) {
+		s := strings.TrimPrefix(s, "\uFEFF")
+		m := pasteMargin(s)
 		n := 0
 		for pos := 0; pos < len(s); {
 			rest := s[pos:]
@@ -113,7 +117,7 @@ func eachLine(s string) iter.Seq2[int, string] {
 				pos = len(s)
 			}
 			n++
-			line = strings.TrimSuffix(line, "\r")
+			line = m.strip(strings.TrimSuffix(line, "\r"))
 			if len(line) > MaxLineBytes {
 				line = cutUTF8(line, MaxLineBytes)
 			}
@@ -122,6 +126,81 @@ func eachLine(s string) iter.Seq2[int, string] {
 			}
 		}
 	}
+}
+
+// margin is what a forum post or chat put before every line of a pasted
+// file: Markdown quote marks ("> ", nested "> > "), then the indentation of a
+// Markdown code block or a reply. A file's own lines never all share one.
+type margin struct {
+	quotes int    // "> " marks
+	indent string // spaces and tabs after them
+}
+
+// maxQuotes is the depth of Markdown quotes removed.
+const maxQuotes = 3
+
+// pasteMargin finds the margin every non-blank line of s shares.
+func pasteMargin(s string) margin {
+	var m margin
+	for m.quotes < maxQuotes && allLines(s, m, func(l string) bool { return l == ">" || strings.HasPrefix(l, "> ") }) {
+		m.quotes++
+	}
+	first := true
+	allLines(s, m, func(l string) bool {
+		ind := l[:len(l)-len(trimLeftSpace(l))]
+		if first {
+			m.indent, first = ind, false
+		}
+		i := 0
+		for i < len(ind) && i < len(m.indent) && ind[i] == m.indent[i] {
+			i++
+		}
+		m.indent = m.indent[:i]
+		return m.indent != ""
+	})
+	return m
+}
+
+// allLines reports whether ok holds for every non-blank line of s after
+// the margin m; false when no line is non-blank.
+func allLines(s string, m margin, ok func(string) bool) bool {
+	seen := false
+	for pos := 0; pos < len(s); {
+		line := s[pos:]
+		if end := strings.IndexByte(line, '\n'); end >= 0 {
+			line = line[:end]
+			pos += end + 1
+		} else {
+			pos = len(s)
+		}
+		line = m.strip(strings.TrimRight(line, " \t\r"))
+		if line == "" {
+			continue
+		}
+		if !ok(line) {
+			return false
+		}
+		seen = true
+	}
+	return seen
+}
+
+// strip removes the margin from one line; a line shorter than the margin
+// (a quoted blank line) becomes empty.
+func (m margin) strip(line string) string {
+	for range m.quotes {
+		if line == ">" || strings.TrimRight(line, " \t") == ">" {
+			return ""
+		}
+		line = strings.TrimPrefix(line, "> ")
+	}
+	if m.indent != "" {
+		if !strings.HasPrefix(line, m.indent) {
+			return trimLeftSpace(line)
+		}
+		line = line[len(m.indent):]
+	}
+	return line
 }
 
 // slot returns the element of list named name, adding one made by mk while
@@ -333,7 +412,7 @@ func firstWord(s string) string {
 }
 
 // stripTimestamp removes a clock or date prefix a console adds
-// ("10:16:02  ", "[10:16:02] ", "3/2/2024, 4:02:11 PM\t",
+// ("10:16:02  ", "[10:16:02] ", "10:16:02\u00a0", "3/2/2024, 4:02:11 PM\t",
 // "2023-06-27 11:50:42,123 - ").
 func stripTimestamp(s string) string {
 	t := trimLeftSpace(s)
@@ -358,8 +437,8 @@ func stripTimestamp(s string) string {
 		j++
 	}
 done:
-	if colons == 0 {
-		return s
+	if colons < 2 {
+		return s // a clock has hours, minutes and seconds; "0: Heaters switched off" is a heater's number
 	}
 	rest := t[j:]
 	switch {
@@ -370,6 +449,9 @@ done:
 		return ""
 	case rest[0] == '\t' || rest[0] == ' ':
 		return trimLeftSpace(rest)
+	case strings.HasPrefix(rest, "\u00a0"):
+		// Fluidd's console ends its clock with a no-break space
+		return trimLeftSpace(rest[len("\u00a0"):])
 	}
 	return s
 }

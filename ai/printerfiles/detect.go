@@ -40,14 +40,19 @@ const detectLines = 4000
 // decided.
 func detect(text, name string) (kind Kind, byName bool) {
 	var sc scores
-	m503 := 0
+	m503, recv := 0, 0
 	for n, raw := range eachLine(text) {
 		if n > detectLines {
 			break
 		}
-		if scoreLine(&sc, &m503, raw) {
+		if scoreLine(&sc, &m503, &recv, raw) {
 			break // a line only one kind of file has
 		}
+	}
+	if sc[sRRFM122] == 0 && sc[sRRFConsole] == 0 && sc[sKlipperConsole] == 0 {
+		// a host's received lines are a Marlin printer's unless they say
+		// they are a Duet's or Klipper's
+		sc[sMarlinSerial] += recv
 	}
 	best, bestScore := -1, 0
 	hint := nameHint(name)
@@ -55,6 +60,9 @@ func detect(text, name string) (kind Kind, byName bool) {
 		if v > bestScore || v == bestScore && v > 0 && scoreKinds[i] == hint {
 			best, bestScore = i, v
 		}
+	}
+	if bestScore < 3 && recv >= 2 && sc[sRRFM122] == 0 && sc[sRRFConsole] == 0 && sc[sKlipperConsole] == 0 {
+		return KindMarlinSerial, false // a short host log: what the printer answered to a command or two
 	}
 	if bestScore < 3 {
 		if hint != KindUnknown {
@@ -84,10 +92,19 @@ func detect(text, name string) (kind Kind, byName bool) {
 
 // scoreLine adds what one line says about the file's kind; decided
 // reports a line only one kind of file has.
-func scoreLine(sc *scores, m503 *int, raw string) (decided bool) {
+func scoreLine(sc *scores, m503, recv *int, raw string) (decided bool) {
 	t := strings.TrimSpace(raw)
 	if len(t) > 200 {
 		t = t[:200]
+	}
+	// What follows a host's "Recv: " tells the printer's firmware; the
+	// prefix alone counts for Marlin when nothing says Duet (detect).
+	r, received := afterRecv(t)
+	if received {
+		t = r
+	} else if strings.HasPrefix(stripTimestamp(t), "Send: ") {
+		*recv++
+		return
 	}
 	if t == "" {
 		return
@@ -145,8 +162,11 @@ func scoreLine(sc *scores, m503 *int, raw string) (decided bool) {
 		strings.Contains(u, "Maximum feedrates - normal"), strings.Contains(u, "CRASH_DETECTED"),
 		strings.Contains(u, "Crash detected"), strings.Contains(u, "PINDA"):
 		sc[sPrusa] += 6
-	case strings.Contains(u, "reported by driver(s)"), strings.HasPrefix(u, "Error: Heater "),
+	case strings.Contains(u, "reported by driver(s)"), strings.HasPrefix(u, "Error: Heater "), isRRFCommandError(u),
+		strings.HasPrefix(u, "Error: Filament error on extruder "), strings.HasPrefix(u, "Printing paused at X"),
+		strings.HasPrefix(u, "Z probe 0: current reading "), strings.HasPrefix(u, "Simple filament sensor on pin "),
 		strings.HasPrefix(u, "Error: Temperature reading fault"), strings.HasPrefix(u, "Warning: Driver "),
+		strings.HasPrefix(u, "Warning: Macro file ") && strings.HasSuffix(u, " not found"),
 		strings.HasPrefix(u, "Heater ") && strings.Contains(u, " model: heating rate"),
 		strings.HasPrefix(u, "Sensor ") && strings.Contains(u, " last error: "),
 		strings.HasPrefix(u, "Driver ") && strings.Contains(u, "SG min"):
@@ -160,6 +180,11 @@ func scoreLine(sc *scores, m503 *int, raw string) (decided bool) {
 	s := marlinStrip(u)
 	if s != u || strings.HasPrefix(s, "ok T:") {
 		sc[sMarlinSerial]++
+	} else if received {
+		*recv++
+	}
+	if isTMCTableLine(s) {
+		sc[sMarlinSerial] += 2
 	}
 	if isM503Line(s) {
 		*m503++
@@ -188,7 +213,9 @@ func scoreLine(sc *scores, m503 *int, raw string) (decided bool) {
 			sc[sMarlinConfig] += 2
 		}
 	case '[':
-		if end := strings.IndexByte(t, ']'); end > 1 && strings.TrimSpace(t[end+1:]) == "" || end > 1 && (t[end+1] == '#' || t[end+1] == ' ') {
+		if end := strings.IndexByte(t, ']'); end > 1 && isClock(t[1:end]) {
+			// a console's "[10:16:02] " clock, not a section
+		} else if end > 1 && strings.TrimSpace(t[end+1:]) == "" || end > 1 && (t[end+1] == '#' || t[end+1] == ' ') {
 			typ := firstWord(strings.TrimSpace(t[1:end]))
 			if isKlipperSection(typ) {
 				sc[sKlipperConfig] += 4
@@ -212,23 +239,68 @@ func scoreLine(sc *scores, m503 *int, raw string) (decided bool) {
 			sc[sKlipperConfig]++
 		}
 	}
-	if len(u) > 0 && u != t && isKlipperConsoleMessage(u) {
+	if len(u) > 0 && (u != t || received) && (isKlipperConsoleMessage(strings.TrimPrefix(u, "!! ")) || received && strings.HasPrefix(u, "// ")) {
+		// Klipper's console in Mainsail or Fluidd (a clock first) or OctoPrint (after "Recv: ")
 		sc[sKlipperConsole] += 2
 	}
 	return false
+}
+
+// isTMCTableLine reports whether s is a line of Marlin's M122 driver
+// table: its axis header or a row the reader knows.
+func isTMCTableLine(s string) bool {
+	if strings.Count(s, "\t") < 2 {
+		// the table with its tabs turned into spaces
+		if !strings.Contains(s, "  ") {
+			return false
+		}
+		f := strings.Fields(s)
+		if len(f) >= 3 && (f[0] == "DRVSTATUS" || tmcAxisLabel(f[0])) {
+			return tmcAxisLabel(f[1]) && tmcAxisLabel(f[2])
+		}
+		_, ok := spacedLabel(s)
+		return ok
+	}
+	label, rest, _ := strings.Cut(s, "\t")
+	label = strings.TrimSpace(label)
+	if label == "DRVSTATUS" || tmcAxisLabel(label) {
+		return tmcAxisLabel(strings.TrimSpace(firstWord(strings.TrimLeft(rest, "\t"))))
+	}
+	_, ok := tmcRows[label]
+	return ok || label == "Enabled" || label == "Address" || label == "RMS current"
+}
+
+// afterRecv returns what follows a host's "Recv: " (OctoPrint's terminal,
+// or its serial.log after the clock).
+func afterRecv(t string) (string, bool) {
+	rest, ok := strings.CutPrefix(stripTimestamp(t), "Recv:")
+	return strings.TrimSpace(rest), ok
 }
 
 // decisive is the score of a line only one kind of file has.
 const decisive = 1000
 
 // isDWCStamp reports whether a line starts with Duet Web Control's console
-// stamp, a date and a time then a tab ("3/2/2024, 4:02:11 PM\tM98 ...").
+// stamp, a date and a time in the browser's locale then a tab ("3/2/2024,
+// 4:02:11 PM\tM98 ...", "02.03.2024, 16:02:11\tM98 ...").
 func isDWCStamp(t, u string) bool {
 	if len(t) <= len(u) || !strings.HasSuffix(t[:len(t)-len(u)], "\t") {
 		return false
 	}
-	stamp := t[:len(t)-len(u)]
-	return strings.Contains(stamp, ", ") && strings.IndexByte(stamp, '/') > 0
+	date, _, ok := strings.Cut(t[:len(t)-len(u)], ", ")
+	return ok && strings.ContainsAny(date, "/.-")
+}
+
+// isRRFCommandError reports whether a line is RepRapFirmware's error of a
+// command, "Error: G30: Probe already triggered ..."; Marlin writes no
+// space after "Error:" and names no command.
+func isRRFCommandError(u string) bool {
+	rest, ok := strings.CutPrefix(u, "Error: ")
+	if !ok {
+		rest, ok = strings.CutPrefix(u, "Warning: ")
+	}
+	cmd, _, found := strings.Cut(rest, ": ")
+	return ok && found && len(cmd) >= 2 && len(cmd) <= 6 && (cmd[0] == 'G' || cmd[0] == 'M') && isDigits(strings.ReplaceAll(cmd[1:], ".", ""))
 }
 
 // nameHint guesses a kind from a file name.

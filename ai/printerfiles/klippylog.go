@@ -82,6 +82,11 @@ func readKlippyLog(c *collector, text string) fwInfo {
 
 func (lr *klippyLog) line(raw string, n int) {
 	t := strings.TrimSpace(raw)
+	if r, ok := afterRecv(t); ok {
+		t = r // Klipper's console through OctoPrint's terminal or serial.log
+	} else if strings.HasPrefix(stripTimestamp(t), "Send: ") {
+		return
+	}
 	if len(t) < minLine {
 		return
 	}

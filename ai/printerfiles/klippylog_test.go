@@ -334,3 +334,20 @@ func TestKlippyDumpTMCAndConfigTraceback(t *testing.T) {
 	rep = read(t, "klippy.log", "Starting Klippy...\nConfig error\n")
 	expectFacts(t, rep, []want{{"error.config", "", "Config error"}})
 }
+
+// TestKlipperThroughOctoPrint: Klipper's console as OctoPrint's terminal and
+// serial.log show it (commands sent, Klipper's answers received) is read as
+// Klipper's console.
+func TestKlipperThroughOctoPrint(t *testing.T) {
+	for name, text := range map[string]string{
+		"terminal": "Send: G28\nRecv: // Klipper state: Ready\nRecv: !! Endstop y still triggered after retract\nRecv: ok\n" +
+			"Send: QUERY_ENDSTOPS\nRecv: x:open y:TRIGGERED z:open\nRecv: ok\n",
+		"serial.log": "2024-05-01 10:00:00,123 - Send: N5 G28*20\n2024-05-01 10:00:02,456 - Recv: !! Endstop y still triggered after retract\n" +
+			"2024-05-01 10:00:03,001 - Send: N6 QUERY_ENDSTOPS*17\n2024-05-01 10:00:03,050 - Recv: x:open y:TRIGGERED z:open\n",
+	} {
+		t.Run(name, func(t *testing.T) {
+			rep := readKind(t, "octoprint.txt", text, KindKlipperConsole)
+			expectFacts(t, rep, []want{{"error.endstop_still_triggered", "y", "Endstop y still triggered after retract"}, {"endstop.state", "y", "TRIGGERED"}})
+		})
+	}
+}

@@ -39,8 +39,13 @@ type marlinReader struct {
 	// driver is the subject of the last "X driver error detected:", whose
 	// reasons follow on their own lines
 	driver string
-	// tmcCols are the axes of M122's driver table columns
-	tmcCols []string
+	// volumetricHeading: M503's "Filament settings" heading was seen, and
+	// volumetricOff: it said Disabled
+	volumetricHeading, volumetricOff bool
+	// tmcCols are the axes of M122's driver table columns; tabWidth the
+	// tab stops of a table whose tabs became spaces
+	tmcCols  []string
+	tabWidth int
 }
 
 var hostPrefixes = []string{"Recv: ", "Recv:", "echo:", "!!DEBUG: send ", "<<< ", "READ: "}
@@ -214,12 +219,22 @@ func (mr *marlinReader) line(raw string, n int, buf []param) {
 	if prusaCode(c, s, n, raw) || readMessage(c, marlinMessages, s, n, raw) {
 		return
 	}
-	if s != u && strings.HasPrefix(u, "Recv:") && garbled(s) {
+	// the printer's own clock after the host's: the print job's time before
+	// a driver warning ("0:38:12: E driver overtemperature warning!")
+	s = stripTimestamp(s)
+	if garbled(s) {
 		// Bytes that decode to nothing: the host and the board use different baud rates.
 		c.event("error.serial_garbage", "mcu", s, n, raw)
 		return
 	}
 	switch {
+	case strings.Contains(s, "Invalid extruder"):
+		// "M104 Invalid extruder 1", "T1 Invalid extruder" (Marlin's STR_INVALID_EXTRUDER)
+		tool := strings.TrimSpace(s[strings.Index(s, "Invalid extruder")+len("Invalid extruder"):])
+		if tool == "" && len(s) > 1 && s[0] == 'T' {
+			tool = firstWord(s[1:])
+		}
+		c.event("error.invalid_extruder", cutUTF8(firstWord(tool), 8), s, n, raw)
 	case len(s) > 1 && s[0] == 'M' && s[1] >= '0' && s[1] <= '9':
 		if code, ps, ok := mcode(s); ok {
 			mr.setting(code, params(ps, buf), n, raw)
@@ -282,18 +297,52 @@ func (mr *marlinReader) line(raw string, n int, buf []param) {
 		}
 	case strings.Contains(s, "No more candidates to test"):
 		c.event("error.mcu_connect", "mcu", s, n, raw)
+	case s == "Bed Leveling ON" || s == "Bed Leveling OFF":
+		// M420's answer (gcode/bedlevel/M420.cpp), then "Fade Height 10.00"
+		c.setBool("leveling.enabled", "", s == "Bed Leveling ON", n, raw)
+	case strings.HasPrefix(s, "Fade Height "):
+		if v, ok := parseNum(strings.TrimSpace(s[len("Fade Height "):])); ok {
+			c.setNum("leveling.fade_height", "", v, n, raw)
+		}
+	case strings.HasPrefix(s, "Probe Offset X") || strings.HasPrefix(s, "Probe Z Offset: "):
+		// M851's answer: Marlin 2.0 "Probe Offset X-44.00 Y-9.00 Z-1.50", 1.1 "Probe Z Offset: -1.50"
+		ps := strings.TrimPrefix(s, "Probe Offset ")
+		if z, ok := strings.CutPrefix(s, "Probe Z Offset: "); ok {
+			ps = "Z" + strings.TrimSpace(z)
+		}
+		mr.setting(851, params(ps, buf), n, raw)
+	case strings.HasPrefix(s, "Standard Deviation: "):
+		// M48's answer (gcode/calibrate/M48.cpp): the probe's repeatability
+		if v, ok := parseNum(firstWord(strings.TrimSpace(s[len("Standard Deviation: "):]))); ok {
+			c.setNum("probe.std_dev", "probe", v, n, raw)
+		}
+	case strings.Contains(s, "Filament settings"):
+		// M503's heading: "Filament settings: Disabled" (Marlin 1.1, Prusa) or
+		// "; Filament settings (Disabled):" before the M200 line
+		mr.volumetricOff = strings.Contains(s, "Disabled")
+		mr.volumetricHeading = true
+	case strings.HasPrefix(s, "MMU2:"):
+		prusaMMU(c, strings.TrimSpace(s[len("MMU2:"):]), n, raw)
+	case strings.HasPrefix(s, "Advance "):
+		mr.advanceAnswer(s[len("Advance "):], n, raw)
+	case mr.driverAnswer(s, n, raw):
 	case strings.IndexByte(s, '\t') > 0 && mr.tmcReport(s, n, raw):
+	case mr.tmcSpaced(s, raw, n):
 	default:
 		m119(c, s, n, raw)
 	}
 }
 
-// tmcRows are the rows of M122's driver report read into facts: a value
-// per axis, or "*" under the axes whose DRV_STATUS flag is set.
-var tmcRows = map[string]struct {
+// tmcRowSpec is what a row of M122's driver table gives: a fact key and
+// how its values read.
+type tmcRowSpec struct {
 	key  string
 	kind byte // 'f' flag, 'c' current (mA), 'm' microsteps, 'b' true/false
-}{
+}
+
+// tmcRows are the rows of M122's driver report read into facts: a value
+// per axis, or "*" under the axes whose DRV_STATUS flag is set.
+var tmcRows = map[string]tmcRowSpec{
 	"Set current": {"driver.run_current", 'c'}, "msteps": {"microsteps", 'm'},
 	"stealthChop": {"driver.stealthchop", 'b'}, "OT prewarn": {"warning.driver_over_temperature", 'b'},
 	"ola": {"error.driver_open_load", 'f'}, "olb": {"error.driver_open_load", 'f'},
@@ -336,6 +385,87 @@ func (mr *marlinReader) tmcReport(s string, n int, quote string) bool {
 	if !ok || mr.tmcCols == nil {
 		return false
 	}
+	mr.tmcRow(label, row, vals, n, quote)
+	return true
+}
+
+// tmcSpaced reads a line of M122's driver table whose tabs an editor or a
+// forum turned into spaces to the next tab stop: the tabs are put back
+// (a run of spaces that ends on a stop was that many tabs) and the line is
+// read as printed. The header decides the tab width. It reports whether s
+// was one.
+func (mr *marlinReader) tmcSpaced(s, raw string, n int) bool {
+	if len(s) > 200 || !strings.Contains(s, "  ") {
+		return false
+	}
+	off := strings.LastIndex(raw, s)
+	if off < 0 || strings.IndexByte(raw[:off], '\t') >= 0 {
+		return false
+	}
+	first := firstWord(s)
+	if first == "DRVSTATUS" || tmcAxisLabel(first) {
+		for _, w := range []int{8, 4} {
+			if t, ok := untab(s, off, w); ok && mr.tmcReport(t, n, raw) {
+				mr.tabWidth = w
+				return true
+			}
+		}
+		return false
+	}
+	if mr.tabWidth == 0 {
+		return false
+	}
+	if _, ok := spacedLabel(s); !ok {
+		return false
+	}
+	t, ok := untab(s, off, mr.tabWidth)
+	return ok && mr.tmcReport(t, n, raw)
+}
+
+// untab puts back the tabs of s, a line's text from column off, expanded
+// to stops every w columns; ok is false when a run of two spaces or more
+// does not end on a stop (the line was not laid out by tabs).
+func untab(s string, off, w int) (string, bool) {
+	var b strings.Builder
+	b.Grow(len(s))
+	for i := 0; i < len(s); {
+		if s[i] != ' ' {
+			b.WriteByte(s[i])
+			i++
+			continue
+		}
+		j := i
+		for j < len(s) && s[j] == ' ' {
+			j++
+		}
+		switch start, end := off+i, off+j; {
+		case end%w == 0:
+			for range end/w - start/w {
+				b.WriteByte('\t')
+			}
+		case j-i >= 2:
+			return "", false
+		default:
+			b.WriteString(s[i:j])
+		}
+		i = j
+	}
+	return b.String(), true
+}
+
+// spacedLabel returns the row label a spaced table line starts with.
+func spacedLabel(s string) (string, bool) {
+	for label := range tmcRows {
+		if strings.HasPrefix(s, label+" ") {
+			return label, true
+		}
+	}
+	return "", false
+}
+
+// tmcRow records one row of M122's driver table, its values in the order
+// of the columns.
+func (mr *marlinReader) tmcRow(label string, row tmcRowSpec, vals []string, n int, quote string) {
 	for i, v := range vals {
 		if i >= len(mr.tmcCols) {
 			break
@@ -365,7 +495,75 @@ func (mr *marlinReader) tmcReport(s string, n int, quote string) bool {
 			}
 		}
 	}
-	return true
+}
+
+// driverAnswers are the answers of M906, M913, M914 and M569 sent without
+// values, one line per stepper (feature/tmc_util.h, gcode/feature/trinamic):
+// "X driver current: 580", "E stealthChop max speed: 30", "X homing
+// sensitivity: 8", "Y2 driver mode:\tspreadCycle".
+var driverAnswers = []struct {
+	text, key string
+	scale     float64
+}{
+	{" driver current: ", "driver.run_current", 0.001},
+	{" stealthChop max speed: ", "driver.stealthchop_threshold", 1},
+	{" homing sensitivity: ", "driver.stallguard_threshold", 1},
+	{" driver mode:", "driver.stealthchop", 0},
+}
+
+// driverAnswer reads one driver answer; it reports whether s was one.
+func (mr *marlinReader) driverAnswer(s string, n int, quote string) bool {
+	if len(s) > 60 || len(s) < 12 || s[1] != ' ' && s[2] != ' ' {
+		return false // a stepper's label ("X", "Y2") then a space
+	}
+	for _, a := range driverAnswers {
+		label, v, ok := strings.Cut(s, a.text)
+		if !ok || !tmcAxisLabel(label) {
+			continue
+		}
+		subject, v := marlinAxisSubject(strings.ToLower(label)), strings.TrimSpace(v)
+		if a.scale == 0 {
+			if v != "stealthChop" && v != "spreadCycle" {
+				return false
+			}
+			mr.c.setBool(a.key, subject, v == "stealthChop", n, quote)
+			return true
+		}
+		if x, ok := parseNum(v); ok {
+			mr.c.setNum(a.key, subject, round4(x*a.scale), n, quote)
+		}
+		return true
+	}
+	return false
+}
+
+// advanceAnswer reads M900's answer when sent without a value (Marlin's
+// and Prusa's gcode M900): "Advance K=0.22", per extruder "Advance K 0:0.22
+// 1:0.05", with a second slot "Advance S0 K0.22(S1 K0.00)".
+func (mr *marlinReader) advanceAnswer(s string, n int, quote string) {
+	if k, ok := strings.CutPrefix(s, "K="); ok {
+		if v, ok := parseNum(strings.TrimSpace(k)); ok {
+			mr.c.setNum("extruder.pressure_advance", "extruder", v, n, quote)
+		}
+		return
+	}
+	if list, ok := strings.CutPrefix(s, "K "); ok {
+		for item := range strings.FieldsSeq(list) {
+			if e, k, ok := strings.Cut(item, ":"); ok && len(e) == 1 && e[0] >= '0' && e[0] <= '7' {
+				if v, ok := parseNum(k); ok {
+					mr.c.setNum("extruder.pressure_advance", extruderSubject(e), v, n, quote)
+				}
+			}
+		}
+		return
+	}
+	if strings.HasPrefix(s, "S") {
+		if k, ok := between(s, " K", "("); ok {
+			if v, ok := parseNum(k); ok {
+				mr.c.setNum("extruder.pressure_advance", "extruder", v, n, quote)
+			}
+		}
+	}
 }
 
 // tmcAxisLabel reports whether s names a stepper in M122's table: X, Y2,
@@ -638,6 +836,10 @@ func (mr *marlinReader) setting(code int, ps []param, n int, quote string) {
 	case 200:
 		if v, ok := get('S'); ok {
 			c.setBool("extruder.volumetric", "extruder", v != 0, n, quote)
+		} else if d, ok := get('D'); ok && mr.volumetricHeading {
+			// without S (Marlin 1.1, Prusa): a diameter under a heading
+			// that does not say Disabled means volumetric extrusion is on
+			c.setBool("extruder.volumetric", "extruder", d != 0 && !mr.volumetricOff, n, quote)
 		}
 		if v, ok := get('D'); ok {
 			c.setNum("extruder.filament_diameter", extruderSubject(tool), v, n, quote)

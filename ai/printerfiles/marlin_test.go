@@ -1,6 +1,9 @@
 package printerfiles
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // An M503 dump as OctoPrint's terminal shows it, published by a maker in a
 // public Klipper-migration README (Marlin 2.x layout, each line printed by
@@ -343,7 +346,7 @@ func TestMarlinMoreMessages(t *testing.T) {
 		{"Recv: Error:STOP called because of unhomed error - restart with M999", want{"error.must_home_first", "", "STOP called because of unhomed error - restart with M999"}},
 		{"Recv: Error:Failed to enable Bed Leveling", want{"error.leveling_enable_failed", "", "Failed to enable Bed Leveling"}},
 		{"Recv: X driver error detected:", want{"error.driver_fault", "x", "X driver error detected:"}},
-		{"Recv: 0:42:17: E driver overtemperature warning! (800mA)", want{"warning.driver_over_temperature", "extruder", "0:42:17: E driver overtemperature warning! (800mA)"}},
+		{"Recv: 0:42:17: E driver overtemperature warning! (800mA)", want{"warning.driver_over_temperature", "extruder", "E driver overtemperature warning! (800mA)"}},
 	})
 	rep := read(t, "serial.log", "Recv: start\nRecv: Y driver error detected:\nRecv: short to ground (coil B)\nRecv: Error:Printer halted. kill() called!\n")
 	expectFacts(t, rep, []want{{"error.driver_short_to_ground", "y", "short to ground (coil B)"}, {"error.killed", "", "Printer halted. kill() called!"}})
@@ -361,12 +364,44 @@ func TestMarlinRepetierHostLog(t *testing.T) {
 // M122's driver table (Marlin/src/feature/tmc_util.cpp, tmc_report_all):
 // tab-separated columns per axis, DRV_STATUS flags marked "*".
 func TestMarlinM122Table(t *testing.T) {
-	text := "Send: M122\nRecv: \t\tX\tY\tZ\tE\nRecv: Address\t\t0\t1\t2\t3\nRecv: Enabled\t\ttrue\ttrue\ttrue\ttrue\n" +
-		"Recv: Set current\t580\t580\t580\t650\nRecv: RMS current\t571\t571\t571\t637\nRecv: msteps\t\t16\t16\t16\t16\n" +
-		"Recv: stealthChop\ttrue\ttrue\tfalse\tfalse\nRecv: OT prewarn\tfalse\tfalse\tfalse\ttrue\nRecv: Driver registers:\n" +
-		"Recv: DRVSTATUS\tX\tY\tZ\tE\nRecv: stst\t\t*\t*\t*\t\nRecv: olb\t\t\t\t\t*\nRecv: ola\t\t\t\t\t\n" +
-		"Recv: s2gb\t\t\t*\t\t\nRecv: s2ga\t\t\t\t\t\nRecv: otpw\t\t\t\t\t*\nRecv: ot\t\t\t\t\t\n"
-	rep := read(t, "M122.txt", text)
+	rep := read(t, "M122.txt", marlinM122)
+	expectM122Facts(t, rep)
+	// a flag row before any header is no fact
+	rep = read(t, "M122.txt", "Recv: start\nRecv: olb\t\t*\t*\n")
+	expectNoFacts(t, rep, []want{{"error.driver_open_load", "", ""}})
+}
+
+const marlinM122 = "Send: M122\nRecv: \t\tX\tY\tZ\tE\nRecv: Address\t\t0\t1\t2\t3\nRecv: Enabled\t\ttrue\ttrue\ttrue\ttrue\n" +
+	"Recv: Set current\t580\t580\t580\t650\nRecv: RMS current\t571\t571\t571\t637\nRecv: msteps\t\t16\t16\t16\t16\n" +
+	"Recv: stealthChop\ttrue\ttrue\tfalse\tfalse\nRecv: OT prewarn\tfalse\tfalse\tfalse\ttrue\nRecv: Driver registers:\n" +
+	"Recv: DRVSTATUS\tX\tY\tZ\tE\nRecv: stst\t\t*\t*\t*\t\nRecv: olb\t\t\t\t\t*\nRecv: ola\t\t\t\t\t\n" +
+	"Recv: s2gb\t\t\t*\t\t\nRecv: s2ga\t\t\t\t\t\nRecv: otpw\t\t\t\t\t*\nRecv: ot\t\t\t\t\t\n"
+
+// TestMarlinM122Spaced: the driver table whose tabs an editor turned into
+// spaces (stops every 8 or 4 columns, with or without the host's prefix)
+// gives the facts of the table as printed.
+func TestMarlinM122Spaced(t *testing.T) {
+	for _, form := range []struct {
+		name  string
+		width int
+		strip string
+	}{{"terminal, stops of 8", 8, ""}, {"terminal, stops of 4", 4, ""}, {"serial monitor, stops of 8", 8, "Recv: "}} {
+		t.Run(form.name, func(t *testing.T) {
+			var b strings.Builder
+			for _, l := range splitLines(marlinM122) {
+				b.WriteString(expandTabs(strings.TrimPrefix(l, form.strip), form.width) + "\n")
+			}
+			if strings.Contains(b.String(), "\t") {
+				t.Fatal("tabs left")
+			}
+			expectM122Facts(t, readKind(t, "M122.txt", b.String(), KindMarlinSerial))
+		})
+	}
+}
+
+// expectM122Facts checks the facts of marlinM122.
+func expectM122Facts(t *testing.T, rep Report) {
+	t.Helper()
 	expectFacts(t, rep, []want{
 		{"driver.run_current", "x", "~0.58"}, {"driver.run_current", "extruder", "~0.65"},
 		{"stepper.microsteps", "y", "~16"}, {"extruder.microsteps", "extruder", "~16"},
@@ -375,7 +410,38 @@ func TestMarlinM122Table(t *testing.T) {
 		{"warning.driver_over_temperature", "extruder", "OT prewarn"},
 	})
 	expectNoFacts(t, rep, []want{{"error.driver_open_load", "x", ""}, {"error.driver_over_temperature", "", ""}, {"error.driver_short_to_ground", "x", ""}})
-	// a flag row before any header is no fact
-	rep = read(t, "M122.txt", "Recv: start\nRecv: olb\t\t*\t*\n")
-	expectNoFacts(t, rep, []want{{"error.driver_open_load", "", ""}})
+}
+
+// TestMarlinQueryAnswers: what Marlin answers to a settings command sent
+// without values, pasted alone from a host's terminal, gives the facts the
+// M503 line of the same setting gives.
+func TestMarlinQueryAnswers(t *testing.T) {
+	cases := []struct {
+		text  string
+		wants []want
+	}{
+		{"Send: M906\nRecv: X driver current: 580\nRecv: Z2 driver current: 800\nRecv: E driver current: 650\nRecv: ok\n",
+			[]want{{"driver.run_current", "x", "0.58"}, {"driver.run_current", "z2", "0.8"}, {"driver.run_current", "extruder", "0.65"}}},
+		{"Send: M913\nRecv: X stealthChop max speed: 100\nRecv: E1 stealthChop max speed: 30\n",
+			[]want{{"driver.stealthchop_threshold", "x", "100"}, {"driver.stealthchop_threshold", "extruder1", "30"}}},
+		{"Send: M914\nRecv: X homing sensitivity: 8\nRecv: Y homing sensitivity: 10\n",
+			[]want{{"driver.stallguard_threshold", "x", "8"}, {"driver.stallguard_threshold", "y", "10"}}},
+		{"Send: M569\nRecv: X driver mode:\tstealthChop\nRecv: E driver mode:\tspreadCycle\n",
+			[]want{{"driver.stealthchop", "x", "true"}, {"driver.stealthchop", "extruder", "false"}}},
+		{"Send: M900\nRecv: echo:Advance K=0.22\n", []want{{"extruder.pressure_advance", "extruder", "0.22"}}},
+		{"Send: M900\nRecv: echo:Advance K 0:0.22 1:0.05\n",
+			[]want{{"extruder.pressure_advance", "extruder", "0.22"}, {"extruder.pressure_advance", "extruder1", "0.05"}}},
+		{"Send: M900\nRecv: Advance S0 K0.18(S1 K0.00)\n", []want{{"extruder.pressure_advance", "extruder", "0.18"}}},
+		{"Send: M420 V\nRecv: echo:Bed Leveling OFF\nRecv: echo:Fade Height 10.00\n",
+			[]want{{"leveling.enabled", "", "false"}, {"leveling.fade_height", "", "10"}}},
+		{"Send: M851\nRecv: echo:Probe Offset X-44.00 Y-9.00 Z-1.50\n",
+			[]want{{"probe.x_offset", "probe", "-44"}, {"probe.y_offset", "probe", "-9"}, {"probe.z_offset", "probe", "-1.5"}}},
+		{"Send: M851\nRecv: echo:Probe Z Offset: -1.50\n", []want{{"probe.z_offset", "probe", "-1.5"}}},
+	}
+	for _, tt := range cases {
+		t.Run(tt.text, func(t *testing.T) {
+			rep := readKind(t, "terminal.txt", tt.text, KindMarlinSerial)
+			expectFacts(t, rep, tt.wants)
+		})
+	}
 }

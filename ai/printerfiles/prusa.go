@@ -9,7 +9,7 @@ import "strings"
 // Prusa-Error-Codes/yaml/buddy-error-codes.yaml.
 
 var prusaPrinterCodes = map[string]string{
-	"12": "MINI", "13": "MK4", "16": "iX", "17": "XL", "18": "MK3.5", "23": "MK3.9", "31": "CORE One",
+	"04": "MMU", "12": "MINI", "13": "MK4", "16": "iX", "17": "XL", "18": "MK3.5", "23": "MK3.9", "31": "CORE One",
 }
 
 // prusaErrors maps an error's last three digits to its id, and where one
@@ -64,6 +64,7 @@ var prusaErrors = map[string]struct{ id, key, subject string }{
 	"317": {"I2C_RX_TIMEOUT", "error.i2c", "mcu"},
 	"318": {"I2C_RX_UNDEFINED", "error.i2c", "mcu"},
 	"319": {"MB_FAULT", "error.heater_fault", "heater_bed"},
+	"321": {"ACF_AT_INIT", "error.power_panic", ""},
 	"322": {"HEATER_HOTEND_OVERCURRENT", "error.heater_overcurrent", "extruder"},
 	"323": {"ACCELEROMETER_COMMUNICATION_FAILED", "error.accelerometer", "accelerometer"},
 	"510": {"EMERGENCY_STOP", "", ""},
@@ -84,6 +85,7 @@ var prusaErrors = map[string]struct{ id, key, subject string }{
 	"821": {"USB_FLASH_DISK_ERROR", "error.storage", "usb"},
 	"822": {"HEATBREAK_THERMISTOR_FAIL", "error.sensor_fault", "heatbreak"},
 	"823": {"NOZZLE_DOES_NOT_HAVE_ROUND_SECTION", "error.probing_failed", "probe"},
+	"824": {"NOT_DOWNLOADED", "warning.gcode_transfer_slow", ""},
 	"825": {"BUDDY_MCU_MAX_TEMP", "warning.mcu_temperature", "mcu"},
 	"826": {"DWARF_MCU_MAX_TEMP", "warning.mcu_temperature", "mcu"},
 	"827": {"MOD_BED_MCU_MAX_TEMP", "warning.mcu_temperature", "mcu"},
@@ -113,6 +115,13 @@ func prusaCode(c *collector, s string, n int, quote string) bool {
 		return false
 	}
 	e, known := prusaErrors[code[2:]]
+	switch {
+	case printer == "MMU":
+		e, known = prusaMMUByCode[code[2:]]
+	case printer == "MINI" && code[2:] == "301":
+		// the MINI homes Z on its SuperPINDA: its Z homing error is the probe's too
+		c.event("error.probing_failed", "probe", code+" "+e.id, n, quote)
+	}
 	id := e.id
 	if !known {
 		id = "unknown"
@@ -122,4 +131,53 @@ func prusaCode(c *collector, s string, n int, quote string) bool {
 		c.event(e.key, e.subject, code+" "+id, n, quote)
 	}
 	return true
+}
+
+// The MMU's errors (Prusa-Error-Codes/yaml/mmu-error-codes.yaml): code, the
+// title the printer's serial output shows after "MMU2:", id and fact.
+var prusaMMUErrors = []struct{ code, title, id, key, subject string }{
+	{"101", "FINDA DIDNT TRIGGER", "FINDA_DIDNT_TRIGGER", "error.mmu_finda", "mmu"},
+	{"102", "FINDA FILAM. STUCK", "FINDA_FILAMENT_STUCK", "error.mmu_finda", "mmu"},
+	{"103", "FSENSOR DIDNT TRIGG.", "FSENSOR_DIDNT_TRIGGER", "error.mmu_fsensor", "mmu"},
+	{"104", "FSENSOR FIL. STUCK", "FSENSOR_FILAMENT_STUCK", "error.mmu_fsensor", "mmu"},
+	{"105", "PULLEY CANNOT MOVE", "PULLEY_CANNOT_MOVE", "error.mmu_motion", "pulley"},
+	{"106", "FSENSOR TOO EARLY", "FSENSOR_TOO_EARLY", "error.mmu_fsensor", "mmu"},
+	{"107", "INSPECT FINDA", "INSPECT_FINDA", "error.mmu_finda", "mmu"},
+	{"108", "LOAD TO EXTR. FAILED", "LOAD_TO_EXTRUDER_FAILED", "error.mmu_fsensor", "mmu"},
+	{"115", "SELECTOR CANNOT HOME", "SELECTOR_CANNOT_HOME", "error.mmu_motion", "selector"},
+	{"116", "SELECTOR CANNOT MOVE", "SELECTOR_CANNOT_MOVE", "error.mmu_motion", "selector"},
+	{"125", "IDLER CANNOT HOME", "IDLER_CANNOT_HOME", "error.mmu_motion", "idler"},
+	{"126", "IDLER CANNOT MOVE", "IDLER_CANNOT_MOVE", "error.mmu_motion", "idler"},
+	{"202", "TMC OVERHEAT ERROR", "TMC_OVERHEAT_ERROR", "error.driver_over_temperature", "mmu"},
+	{"301", "TMC DRIVER ERROR", "TMC_DRIVER_ERROR", "error.driver_fault", "mmu"},
+	{"304", "TMC DRIVER SHORTED", "TMC_DRIVER_SHORTED", "error.driver_short_to_ground", "mmu"},
+	{"306", "MMU MCU ERROR", "MCU_POWER_ERROR", "error.mmu_communication", "mmu"},
+	{"307", "MMU MCU UNDERPOWER", "MCU_UNDERVOLTAGE_VCC", "error.undervoltage", "mmu"},
+	{"401", "MMU NOT RESPONDING", "MMU_NOT_RESPONDING", "error.mmu_communication", "mmu"},
+	{"402", "COMMUNICATION ERROR", "COMMUNICATION_ERROR", "error.mmu_communication", "mmu"},
+	{"504", "MMU FW UPDATE NEEDED", "FW_UPDATE_NEEDED", "error.mmu_firmware", "mmu"},
+	{"505", "FW RUNTIME ERROR", "FW_RUNTIME_ERROR", "error.mmu_firmware", "mmu"},
+}
+
+var prusaMMUByCode, prusaMMUByTitle = func() (map[string]struct{ id, key, subject string }, map[string]string) {
+	byCode := map[string]struct{ id, key, subject string }{}
+	byTitle := map[string]string{}
+	for _, e := range prusaMMUErrors {
+		byCode[e.code] = struct{ id, key, subject string }{e.id, e.key, e.subject}
+		byTitle[e.title] = e.code
+	}
+	return byCode, byTitle
+}()
+
+// prusaMMU reads the MMU's status line after "MMU2:" in the MK3/MK3.5
+// firmware's serial output ("MMU2:FSENSOR DIDNT TRIGG."): an error title
+// becomes its code's facts.
+func prusaMMU(c *collector, msg string, n int, quote string) {
+	code, ok := prusaMMUByTitle[msg]
+	if !ok {
+		return
+	}
+	e := prusaMMUByCode[code]
+	c.event("prusa.error_code", "04"+code, "MMU "+e.id, n, quote)
+	c.event(e.key, e.subject, "04"+code+" "+e.id, n, quote)
 }

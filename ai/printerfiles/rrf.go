@@ -36,6 +36,19 @@ type rrfConfig struct {
 	tools    map[int]int // heater to tool number
 	m501     bool
 	commands int
+	// steps is each axis's last M92 with the microstepping in effect then,
+	// micro the microstepping of the last M350 (16 until one is given).
+	steps map[string]rrfSteps
+	micro map[string]float64
+}
+
+// rrfSteps is an M92 value and the microstepping it was given at:
+// RepRapFirmware scales steps per mm by new/old when a later M350 changes
+// the microstepping.
+type rrfSteps struct {
+	value, micro float64
+	line         int
+	quote        string
 }
 
 type rrfDriverDir struct {
@@ -223,11 +236,13 @@ func (rc *rrfConfig) command(cmd string, ps []param, n int, quote string) {
 		rc.dirs = append(rc.dirs, d)
 	case "M350":
 		perAxis("microsteps", 1)
+		rc.rescaleSteps(ps, n, quote)
 		if v, ok := get('I'); ok {
 			c.setBool("driver.interpolate", "", v == "1", n, quote)
 		}
 	case "M92":
 		perAxis("steps_per_mm", 1)
+		rc.noteSteps(ps, n, quote)
 	case "M906":
 		for _, p := range ps {
 			if p.letter == 'I' {
@@ -301,6 +316,13 @@ func (rc *rrfConfig) command(cmd string, ps []param, n int, quote string) {
 			c.set("probe.type", "probe", rrfProbeType(v), n, quote)
 		}
 		c.setLetters(ps, rrfM558, "probe", n, quote)
+		if f, ok := get('F'); ok {
+			// mm/min; "F600:120" is the fast first dive, then the slow probe
+			parts := strings.Split(f, ":")
+			if v, ok := parseNum(parts[len(parts)-1]); ok {
+				c.setNum("probe.speed", "probe", round4(v/60), n, quote)
+			}
+		}
 	case "G31":
 		// RepRapFirmware's Z is the trigger height, as Klipper's z_offset.
 		c.setLetters(ps, rrfG31, "probe", n, quote)
@@ -545,7 +567,7 @@ func rrfProbeType(v string) string {
 
 // Parameters of M558 and G31.
 var (
-	rrfM558 = map[byte]string{'C': "probe.sensor_pin", 'H': "probe.dive_height", 'F': "probe.speed",
+	rrfM558 = map[byte]string{'C': "probe.sensor_pin", 'H': "probe.dive_height",
 		'A': "probe.samples", 'S': "probe.samples_tolerance"}
 	rrfG31 = map[byte]string{'P': "probe.trigger_value", 'X': "probe.x_offset", 'Y': "probe.y_offset", 'Z': "probe.z_offset"}
 )
@@ -689,8 +711,73 @@ func (rc *rrfConfig) finish(sh *shared) {
 		c.set("heater.max_temp", s, ht.maxTemp, ht.limitLine, ht.limitQuote)
 		c.set("heater.fault_timeout", s, ht.faultTime, ht.faultLine, ht.faultQuote)
 		c.set("heater.fault_excursion", s, ht.faultExcursion, ht.faultLine, ht.faultQuote)
+		if ht.rate == "" && rc.commands >= 15 {
+			c.setBool("rrf.heater_model_default", s, true, ht.modelLine, ht.modelQuote)
+		}
 	}
 	if !rc.m501 && rc.commands >= 15 {
 		c.setBool("rrf.loads_config_override", "", false, 0, "")
 	}
+}
+
+// noteSteps keeps each axis's M92 value with the microstepping in effect.
+func (rc *rrfConfig) noteSteps(ps []param, n int, quote string) {
+	for _, p := range ps {
+		s := rrfStepsSubject(p.letter)
+		if s == "" {
+			continue
+		}
+		first, _, _ := strings.Cut(p.value, ":")
+		v, ok := parseNum(first)
+		if !ok {
+			continue
+		}
+		if rc.steps == nil {
+			rc.steps = map[string]rrfSteps{}
+		}
+		rc.steps[s] = rrfSteps{value: v, micro: rc.microsteps(s), line: n, quote: quote}
+	}
+}
+
+// rescaleSteps applies M350 to steps per mm given before it: the firmware
+// multiplies them by new/old microstepping, so an M92 written for the new
+// microstepping but placed before M350 ends up scaled twice.
+func (rc *rrfConfig) rescaleSteps(ps []param, n int, quote string) {
+	for _, p := range ps {
+		s := rrfStepsSubject(p.letter)
+		if s == "" {
+			continue
+		}
+		first, _, _ := strings.Cut(p.value, ":")
+		m, ok := parseNum(first)
+		if !ok || m <= 0 || m > 256 {
+			continue
+		}
+		if st, ok := rc.steps[s]; ok && st.micro != m {
+			eff := round4(st.value * m / st.micro)
+			rc.c.setNum("rrf.steps_rescaled", s, eff, st.line, st.quote)
+			st.value, st.micro = eff, m
+			rc.steps[s] = st
+		}
+		if rc.micro == nil {
+			rc.micro = map[string]float64{}
+		}
+		rc.micro[s] = m
+	}
+}
+
+func (rc *rrfConfig) microsteps(s string) float64 {
+	if m, ok := rc.micro[s]; ok {
+		return m
+	}
+	return 16
+}
+
+// rrfStepsSubject is the subject of an M92/M350 letter: an axis, or the
+// first extruder.
+func rrfStepsSubject(letter byte) string {
+	if letter == 'E' {
+		return extruderSubject("0")
+	}
+	return rrfAxis(letter)
 }

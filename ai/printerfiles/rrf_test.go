@@ -103,6 +103,7 @@ func TestRRFConfig(t *testing.T) {
 		{"endstop.pin", "x", "io1.in"},
 		{"probe.type", "probe", "9 (bltouch)"},
 		{"probe.sensor_pin", "probe", "^io7.in"},
+		{"probe.speed", "probe", "~120"}, // F7200 mm/min
 		{"probe.trigger_height", "probe", "0"},
 		{"probe.y_offset", "probe", "33.5"},
 		{"servo.pin", "servo0", "io7.out"},
@@ -118,10 +119,36 @@ func TestRRFConfig(t *testing.T) {
 		{"fan.heater", "fan1", "1:2"},
 		{"fan.heater_temp", "fan1", "45"},
 		{"rrf.loads_config_override", "", "false"},
+		// M307 H1 B0 S1.00 gives no model: the default one runs
+		{"rrf.heater_model_default", "extruder", "true"},
 	})
 	f, _ := findFact(rep, "rrf.loads_config_override", "")
 	if f.Line != 0 || f.Quote != "" {
 		t.Errorf("a fact about the whole file names no line: %+v", f)
+	}
+	// M350 comes before M92 here: nothing is rescaled
+	expectNoFacts(t, rep, []want{{"rrf.steps_rescaled", "x", ""}, {"rrf.steps_rescaled", "extruder", ""}})
+}
+
+// M92 before M350: the firmware scales the steps per mm by the change of
+// microstepping, so values written for 1/32 and given first end up doubled.
+// A heater whose M307 has no model runs the default one; the probe's F is
+// mm/min, the slow speed after the colon when two are given.
+func TestRRFStepsBeforeMicrostepping(t *testing.T) {
+	cfg := strings.Replace(rrfConfigDuet3, "M350 X16 Y16 Z16 E16 I1                            ; configure microstepping with interpolation\n", "", 1)
+	cfg = strings.Replace(cfg, "M92 X200.00 Y200.00 Z1600.00 E830.00               ; set steps per mm\n",
+		"M92 X160.00 Y160.00 Z800.00 E830.00 ; set steps per mm\nM350 X32 Y32 Z16 E16 I1 ; microstepping\n", 1)
+	cfg = strings.Replace(cfg, `H5 F7200 T6000`, `H5 F600:120 T6000`, 1)
+	rep := readKind(t, "config.g", cfg, KindRRFConfig)
+	expectFacts(t, rep, []want{
+		{"rrf.steps_rescaled", "x", "~320"},
+		{"rrf.steps_rescaled", "y", "~320"},
+		{"probe.speed", "probe", "~2"},
+	})
+	expectNoFacts(t, rep, []want{{"rrf.steps_rescaled", "z", ""}, {"rrf.steps_rescaled", "extruder", ""}})
+	f, _ := findFact(rep, "rrf.steps_rescaled", "x")
+	if !strings.HasPrefix(f.Quote, "M92 X160.00") {
+		t.Errorf("the rescaled steps quote %q, want the M92 line", f.Quote)
 	}
 }
 
@@ -251,4 +278,27 @@ Scheduled moves 21457, completed 21457, hiccups 37, stepErrors 0, LaErrors 0, Un
 	// RepRapFirmware 3.1-3.3 reports "Hiccups: 12" in its Move section
 	rep = read(t, "M122.txt", "=== Diagnostics ===\n=== Move ===\nHiccups: 12(0), FreeDm: 169, MinFreeDm: 120, MaxWait: 0ms\n")
 	expectFacts(t, rep, []want{{"warning.steprate_too_high", "", "hiccups 12"}})
+}
+
+// TestRRFM122Move35: RepRapFirmware 3.5 reports bed compensation and step
+// hiccups in the Move section's own layout.
+func TestRRFM122Move35(t *testing.T) {
+	rep := readKind(t, "M122.txt", "=== Diagnostics ===\nRepRapFirmware for Duet 3 Mini 5+ version 3.5.1 (2024-04-19 14:41:25) running on Duet 3 Mini5plus WiFi (standalone mode)\n"+
+		"=== Move ===\nSegments created 3, maxWait 0ms, bed comp in use: mesh, height map offset 0.000, hiccups added 12/3 (0.00/0.00ms), max steps late 0, ebfmin 0.00, ebfmax 0.00\n"+
+		"=== DDARing 0 ===\nScheduled moves 52231, completed 52231, LaErrors 0, Underruns [0, 0, 0]\n", KindRRFM122)
+	expectFacts(t, rep, []want{{"leveling.enabled", "", "true"}, {"warning.steprate_too_high", "", "hiccups 15"}, {"firmware.version", "", "3.5.1"}})
+}
+
+// TestRRFConsoleForms: RepRapFirmware's console in a day-first 24-hour
+// browser locale, and through OctoPrint's terminal, is recognised and read.
+func TestRRFConsoleForms(t *testing.T) {
+	for name, text := range map[string]string{
+		"dwc de-DE": "11.02.2024, 10:14:31\tG30\nError: G30: Probe already triggered at start of probing move\n",
+		"octoprint": "Send: G30\nRecv: Error: G30: Probe already triggered at start of probing move\nRecv: ok\n",
+	} {
+		t.Run(name, func(t *testing.T) {
+			rep := readKind(t, "console.txt", text, KindRRFConsole)
+			expectFacts(t, rep, []want{{"error.probe_triggered_prior_to_movement", "probe", "Probe already triggered at start of probing move"}})
+		})
+	}
 }

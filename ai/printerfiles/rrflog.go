@@ -54,6 +54,12 @@ func (rl *rrfLog) line(raw string, n int) {
 		return
 	}
 	u := stripTimestamp(t)
+	if strings.HasPrefix(u, "Send:") {
+		return // a command a host sent, not the firmware's answer
+	}
+	if r, ok := afterRecv(t); ok {
+		u = r
+	}
 	c := rl.c
 	msg := u
 	isError := false
@@ -63,8 +69,19 @@ func (rl *rrfLog) line(raw string, n int) {
 		msg = strings.TrimSpace(rest)
 	}
 	// An error of a command starts with it: "Error: G30: Probe was not triggered..."
-	if cmd, rest, ok := strings.Cut(msg, ": "); ok && len(cmd) <= 5 && len(cmd) >= 2 && (cmd[0] == 'G' || cmd[0] == 'M') && isDigits(cmd[1:]) {
-		msg = rest
+	cmd := ""
+	if c0, rest, ok := strings.Cut(msg, ": "); ok && len(c0) <= 5 && len(c0) >= 2 && (c0[0] == 'G' || c0[0] == 'M') && isDigits(c0[1:]) {
+		cmd, msg = c0, rest
+	}
+	if cmd != "" && (strings.Contains(msg, "no longer supported") || strings.Contains(msg, "not supported") || strings.HasPrefix(msg, "Unknown command") || strings.HasPrefix(msg, "unknown command")) {
+		// "Error: M667: M667 is no longer supported - use M669 instead"
+		rl.c.event("error.unknown_command", cmd, msg, n, raw)
+		return
+	}
+	if rest, ok := strings.CutPrefix(msg, "Macro file "); ok && strings.HasSuffix(rest, " not found") {
+		// a system macro the firmware runs (pause.g for M600/M226, homeall.g for G28) is missing
+		rl.c.event("warning.macro_missing", cutUTF8(strings.TrimSuffix(rest, " not found"), 40), msg, n, raw)
+		return
 	}
 	if msg == "" || readMessage(c, rrfMessages, msg, n, raw) {
 		return
@@ -163,18 +180,43 @@ func (rl *rrfLog) line(raw string, n int) {
 		c.event("error.move_out_of_range", "", msg, n, raw)
 	case strings.HasPrefix(msg, "T:") || strings.HasPrefix(msg, "ok T:"):
 		rl.temps.tempReport(msg, n, raw)
-	case strings.Contains(msg, "bed compensation in use: "):
-		// M122's Move section: "DMs created 83, ..., bed compensation in use: none, ..."
-		v, _ := after(msg, "bed compensation in use: ")
+	case strings.Contains(msg, "bed compensation in use: ") || strings.Contains(msg, "bed comp in use: "):
+		// M122's Move section: up to 3.4 "DMs created 83, ..., bed compensation
+		// in use: none, ...", from 3.5 "Segments created 3, maxWait 0ms, bed comp
+		// in use: none, height map offset 0.000, hiccups added 0/0 (0.00/0.00ms), ..."
+		v, ok := after(msg, "bed compensation in use: ")
+		if !ok {
+			v, _ = after(msg, "bed comp in use: ")
+		}
 		if v, _, _ = strings.Cut(v, ","); v != "" {
 			c.setBool("leveling.enabled", "", v != "none", n, raw)
 		}
+		if h, ok := after(msg, "hiccups added "); ok {
+			rl.hiccups(h, n, raw)
+		}
 	case strings.HasPrefix(msg, "Scheduled moves ") || strings.HasPrefix(msg, "Hiccups: "):
 		// M122's step generation: "hiccups 27" counts steps delayed because the step rate was too high
-		v, ok := after(strings.ToLower(msg), "hiccups")
-		if h, _, num := leadingNum(strings.TrimLeft(v, ": ")); ok && num && h > 0 {
-			c.event("warning.steprate_too_high", "", "hiccups "+strconv.FormatFloat(h, 'f', -1, 64), n, raw)
+		if v, ok := after(strings.ToLower(msg), "hiccups"); ok {
+			rl.hiccups(strings.TrimLeft(v, ": "), n, raw)
 		}
+	}
+}
+
+// hiccups reads a count of step hiccups, "1834" or 3.5's "12/3" (while
+// preparing / in the step interrupt): steps delayed because the step rate
+// was too high.
+func (rl *rrfLog) hiccups(v string, n int, quote string) {
+	h, rest, ok := leadingNum(v)
+	if !ok {
+		return
+	}
+	if more, ok := strings.CutPrefix(rest, "/"); ok {
+		if h2, _, ok := leadingNum(more); ok {
+			h += h2
+		}
+	}
+	if h > 0 {
+		rl.c.event("warning.steprate_too_high", "", "hiccups "+strconv.FormatFloat(h, 'f', -1, 64), n, quote)
 	}
 }
 
