@@ -71,6 +71,8 @@ func hostileFiles() map[string][]File {
 		"temperature lines":   {{"serial.log", fill("ok T:1:2:3:4:5:6:7:8:9 /0 B:")}},
 		"quoted spaced table": {{"M122.txt", "> > > X       Y       Z       E\n" + fill("> > > olb"+strings.Repeat(" ", 150)+"*       *\n")}},
 		"one-space lines":     {{"serial.log", fill("> " + strings.Repeat(" x", 100) + "\n")}},
+		"lowercase config.g":  {{"config.g", fill("m1 x1\n")}},
+		"many fences":         {{"post.txt", fill("```\n[extruder]\nrotation_distance: 1\n```\n")}},
 		"many files":          append(hostileSplit(fill("MCU 'mcu' shutdown: Timer too close\n"), 4), hostileSplit(fill("Error:Thermal Runaway\n"), 4)...),
 	}
 }

@@ -134,6 +134,9 @@ func eachLine(s string) iter.Seq2[int, string] {
 type margin struct {
 	quotes int    // "> " marks
 	indent string // spaces and tabs after them
+	// diff: the file is a unified diff of the maker's changes ("git diff"):
+	// its new side is read, removed lines and headers are left out
+	diff bool
 }
 
 // maxQuotes is the depth of Markdown quotes removed.
@@ -158,6 +161,15 @@ func pasteMargin(s string) margin {
 		m.indent = m.indent[:i]
 		return m.indent != ""
 	})
+	// a diff's headers ("+++ b/printer.cfg", "@@ -1,5 +1,5 @@") open it
+	hunk, newFile, seen := false, false, 0
+	allLines(s, m, func(l string) bool {
+		hunk = hunk || strings.HasPrefix(l, "@@ -")
+		newFile = newFile || strings.HasPrefix(l, "+++ ")
+		seen++
+		return !(hunk && newFile) && seen < 20
+	})
+	m.diff = hunk && newFile
 	return m
 }
 
@@ -199,6 +211,15 @@ func (m margin) strip(line string) string {
 			return trimLeftSpace(line)
 		}
 		line = line[len(m.indent):]
+	}
+	if m.diff {
+		switch {
+		case line == "" || line[0] == '-' || line[0] == '@' || line[0] == '\\' ||
+			strings.HasPrefix(line, "+++ ") || strings.HasPrefix(line, "diff --git ") || strings.HasPrefix(line, "index "):
+			return ""
+		case line[0] == '+' || line[0] == ' ':
+			return line[1:]
+		}
 	}
 	return line
 }

@@ -99,10 +99,9 @@ func scoreLine(sc *scores, m503, recv *int, raw string) (decided bool) {
 	}
 	// What follows a host's "Recv: " tells the printer's firmware; the
 	// prefix alone counts for Marlin when nothing says Duet (detect).
-	r, received := afterRecv(t)
-	if received {
-		t = r
-	} else if strings.HasPrefix(stripTimestamp(t), "Send: ") {
+	t, dir := hostLine(t)
+	received := dir == 'r'
+	if dir == 's' {
 		*recv++
 		return
 	}
@@ -227,8 +226,9 @@ func scoreLine(sc *scores, m503, recv *int, raw string) (decided bool) {
 		if isSlicerMarker(t) {
 			sc[sGcode] += 10
 		}
-	case 'G', 'M', 'T':
-		if w := firstWord(t); isRRFCommand(w) && (strings.Contains(t, "P\"") || strings.Contains(t, "C\"") ||
+	case 'G', 'M', 'T', 'g', 'm':
+		if w, _ := rrfCommand(t); isRRFCommand(w) && (strings.Contains(t, "P\"") || strings.Contains(t, "C\"") ||
+			strings.Contains(t, "p\"") || strings.Contains(t, "c\"") ||
 			strings.Contains(t, " P0.") || strings.Contains(t, " P1.") || w == "M584" || w == "G31" || w == "M558") {
 			sc[sRRFConfig] += 3
 		} else if (w == "G1" || w == "G0") && len(t) > 4 {
@@ -270,11 +270,22 @@ func isTMCTableLine(s string) bool {
 	return ok || label == "Enabled" || label == "Address" || label == "RMS current"
 }
 
-// afterRecv returns what follows a host's "Recv: " (OctoPrint's terminal,
-// or its serial.log after the clock).
-func afterRecv(t string) (string, bool) {
-	rest, ok := strings.CutPrefix(stripTimestamp(t), "Recv:")
-	return strings.TrimSpace(rest), ok
+// hostLine tells apart the lines a host (OctoPrint's terminal or its
+// serial.log after the clock) wrote: what the printer sent, after "Recv:"
+// (dir 'r'), and a command the host sent, "Send: ..." (dir 's'); any other
+// line is returned as it is (dir 0).
+func hostLine(t string) (string, byte) {
+	if len(t) < len("Recv:") {
+		return t, 0
+	}
+	u := stripTimestamp(t)
+	switch {
+	case strings.HasPrefix(u, "Recv:"):
+		return strings.TrimSpace(u[len("Recv:"):]), 'r'
+	case strings.HasPrefix(u, "Send:"):
+		return u, 's'
+	}
+	return t, 0
 }
 
 // decisive is the score of a line only one kind of file has.

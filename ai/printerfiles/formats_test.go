@@ -483,6 +483,32 @@ func renderConsole(layout string) func(File) []File {
 	}
 }
 
+// newestOnTop writes a console as Mainsail shows it with the newest entry
+// on top: the entries (a line with a clock and the lines without one that
+// follow it) in reverse order. A console whose clocks never change tells
+// no order and is left out.
+func newestOnTop(f File) []File {
+	clocks, msgs := klipperConsole(f.Text)
+	var entries [][]string
+	changes := map[string]bool{}
+	for i, m := range msgs {
+		l := m
+		if clocks[i] != "" {
+			l = clocks[i] + "  " + m
+			changes[clocks[i]] = true
+		}
+		if clocks[i] != "" || len(entries) == 0 {
+			entries = append(entries, nil)
+		}
+		entries[len(entries)-1] = append(entries[len(entries)-1], l)
+	}
+	if len(changes) < 2 {
+		return nil
+	}
+	slices.Reverse(entries)
+	return []File{{Name: f.Name, Text: joinLines(slices.Concat(entries...))}}
+}
+
 // klippyRollover writes the log as Klipper's logger starts it after a
 // midnight rotation: what was logged at start-up for the rotated files
 // (the config dump, the versions, the MCUs: klippy/queuelogger.py,
@@ -709,6 +735,23 @@ func rrf35Layout(f File) []File {
 	return []File{{Name: f.Name, Text: joinLines(ls)}}
 }
 
+// unifiedDiff writes the file as a maker's `git diff` of their changes:
+// every fourth line changed from another value, the rest context; the new
+// side is the file.
+func unifiedDiff(f File) []File {
+	ls := splitLines(f.Text)
+	out := []string{"diff --git a/" + f.Name + " b/" + f.Name, "index 3f2a1b0..8c9d7e4 100644",
+		"--- a/" + f.Name, "+++ b/" + f.Name, fmt.Sprintf("@@ -1,%d +1,%d @@", len(ls), len(ls))}
+	for i, l := range ls {
+		if i%4 == 1 && strings.TrimSpace(l) != "" {
+			out = append(out, "-"+l+"0", "+"+l)
+			continue
+		}
+		out = append(out, " "+l)
+	}
+	return []File{{Name: f.Name, Text: joinLines(out)}}
+}
+
 // forum forms: how a file looks pasted into a forum or chat.
 func fence(lang string) func(File) []File {
 	return func(f File) []File {
@@ -748,12 +791,38 @@ var transforms = []transform{
 			return "\t" + t
 		})
 	}},
+	{name: "terminal-stamps", families: []family{famHost, famRRFReport}, apply: func(f File) []File {
+		// a serial terminal's log (tio -t, CuteCom): each line stamped; a
+		// DWC console has its own stamps and is left out
+		if strings.Contains(f.Text, "M\t") {
+			return nil
+		}
+		if !strings.Contains(f.Text, "=== Diagnostics ===") {
+			f.Text = renderHost(hostSession(f.Text), "serial-monitor") // what the printer sent
+		}
+		return mapLines(f, func(l string) string {
+			if l == "" {
+				return l
+			}
+			return "[2024-05-01 10:00:00.123] " + l
+		})
+	}},
 	{name: "octoprint-log", families: []family{famHost}, apply: hostRender("octoprint-log")},
 	{name: "octoprint-terminal", families: []family{famHost}, apply: hostRender("octoprint-terminal")},
 	{name: "pronterface", families: []family{famHost}, apply: hostRender("pronterface")},
 	{name: "repetier", families: []family{famHost}, apply: hostRender("repetier")},
 	{name: "serial-monitor", families: []family{famHost}, apply: hostRender("serial-monitor")},
 	{name: "echo-toggle", families: []family{famHost}, apply: toggleEcho},
+	{name: "echo-spacing", families: []family{famHost}, apply: func(f File) []File {
+		// builds and forks differ in the spaces after "echo:"
+		evs := hostSession(f.Text)
+		for i, e := range evs {
+			if rest, ok := strings.CutPrefix(e.text, "echo:"); ok && e.dir == 'r' {
+				evs[i].text = "echo:" + strings.Repeat(" ", i%4) + strings.TrimLeft(rest, " ")
+			}
+		}
+		return []File{{Name: f.Name, Text: renderHost(evs, "octoprint-terminal")}}
+	}},
 	{name: "ok-interleaved", families: []family{famHost}, apply: interleaveOK, extra: interleaved + "\n" + interleaved + "\n"},
 	{name: "tabs-expanded", families: []family{famHost}, apply: func(f File) []File {
 		if !strings.Contains(f.Text, "\t") {
@@ -769,6 +838,7 @@ var transforms = []transform{
 	{name: "console-nbsp", families: []family{famKlipperCons}, apply: renderConsole("nbsp")},
 	{name: "console-bracket", families: []family{famKlipperCons}, apply: renderConsole("bracket")},
 	{name: "console-bare", families: []family{famKlipperCons}, apply: renderConsole("bare")},
+	{name: "console-newest-first", families: []family{famKlipperCons}, apply: newestOnTop},
 	{name: "console-octoprint", families: []family{famKlipperCons}, apply: renderConsole("octoprint")},
 	{name: "klippy-rollover", families: []family{famKlipperLog}, apply: klippyRollover},
 	{name: "save-config", families: []family{famKlipperCfg}, apply: saveConfig},
@@ -790,6 +860,28 @@ var transforms = []transform{
 				return k + " : " + v
 			}
 			return l
+		})
+	}},
+	{name: "unified-diff", families: []family{famKlipperCfg, famMarlinConfig, famRRFConfig}, apply: unifiedDiff},
+	{name: "rrf-lowercase", families: []family{famRRFConfig}, apply: func(f File) []File {
+		// RepRapFirmware reads command and parameter letters in either case
+		return mapLines(f, func(l string) string {
+			code, comment, _ := strings.Cut(l, ";")
+			var b strings.Builder
+			quoted := false
+			for _, r := range code {
+				if r == '"' {
+					quoted = !quoted
+				}
+				if !quoted && r >= 'A' && r <= 'Z' {
+					r += 'a' - 'A'
+				}
+				b.WriteRune(r)
+			}
+			if strings.Contains(l, ";") {
+				return b.String() + ";" + comment
+			}
+			return b.String()
 		})
 	}},
 	{name: "rrf-conditional", families: []family{famRRFConfig}, apply: rrfConditional},
@@ -872,7 +964,34 @@ func TestFormatMatrix(t *testing.T) {
 			}
 		}
 	}
-	for _, tr := range transforms {
+	// every file of a case pasted into one post, each in a fenced block
+	// under its name
+	for _, c := range cases {
+		if len(c.Attachments) < 2 {
+			continue
+		}
+		var b strings.Builder
+		for _, a := range c.Attachments {
+			fmt.Fprintf(&b, "Here is my %s:\n\n```\n%s\n```\n\n", a.Name, strings.TrimSuffix(a.Text, "\n"))
+		}
+		files := []File{{Name: "post.txt", Text: b.String()}}
+		rep := Read(files)
+		checkInvariants(t, files, rep)
+		want, got := factSet(Read(c.Attachments)), factSet(rep)
+		var missing []string
+		for k := range want {
+			if !got[k] {
+				missing = append(missing, k)
+			}
+		}
+		slices.Sort(missing)
+		applied["one-post"]++
+		lost["one-post"] += len(missing)
+		if len(missing) > 0 {
+			t.Errorf("%s as one post: %d facts lost %v", c.ID, len(missing), clipList(missing))
+		}
+	}
+	for _, tr := range append(transforms, transform{name: "one-post"}) {
 		t.Logf("%-20s applied to %3d files: %4d facts lost, %3d added", tr.name, applied[tr.name], lost[tr.name], gained[tr.name])
 	}
 }

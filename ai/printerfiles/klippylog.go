@@ -1,6 +1,7 @@
 package printerfiles
 
 import (
+	"iter"
 	"strings"
 )
 
@@ -58,7 +59,11 @@ func readKlippyLog(c *collector, text string) fwInfo {
 		line(string, int)
 		finish()
 	}
-	for n, raw := range eachLine(text) {
+	lines := eachLine(text)
+	if newestFirst(text) {
+		lines = entriesReversed(text)
+	}
+	for n, raw := range lines {
 		switch {
 		case dump != nil && strings.HasPrefix(raw, "======================="):
 			dump.finish()
@@ -80,14 +85,84 @@ func readKlippyLog(c *collector, text string) fwInfo {
 	return fwInfo{firmware: "Klipper", version: lr.hostVersion}
 }
 
+// consoleClock reads the clock a console puts before an entry
+// ("10:16:02  ", "[10:16:02] "): seconds since midnight.
+func consoleClock(line string) (int, bool) {
+	t := strings.TrimPrefix(trimLeftSpace(line), "[")
+	if len(t) < 8 || t[2] != ':' || t[5] != ':' {
+		return 0, false
+	}
+	v := 0
+	for _, i := range []int{0, 3, 6} {
+		if t[i] < '0' || t[i] > '9' || t[i+1] < '0' || t[i+1] > '9' {
+			return 0, false
+		}
+		v = v*60 + int(t[i]-'0')*10 + int(t[i+1]-'0')
+	}
+	return v, true
+}
+
+// newestFirst reports whether a console was copied with its newest entry
+// on top (Mainsail's console direction "table"): its clocks go back more
+// often than forward.
+func newestFirst(text string) bool {
+	back, forward, last := 0, 0, -1
+	for n, raw := range eachLine(text) {
+		v, ok := consoleClock(raw)
+		if !ok {
+			if n > 50 && last < 0 {
+				return false // no console: a klippy.log
+			}
+			continue
+		}
+		switch {
+		case last < 0:
+		case v < last:
+			back++
+		case v > last:
+			forward++
+		}
+		last = v
+	}
+	return back > forward
+}
+
+// entriesReversed walks a newest-first console oldest entry first: an
+// entry is a line with a clock and the lines without one that follow it.
+func entriesReversed(text string) iter.Seq2[int, string] {
+	type line struct {
+		n   int
+		raw string
+	}
+	var all []line
+	var starts []int
+	for n, raw := range eachLine(text) {
+		if _, ok := consoleClock(raw); ok || len(starts) == 0 {
+			starts = append(starts, len(all))
+		}
+		all = append(all, line{n, raw})
+	}
+	return func(yield func(int, string) bool) {
+		end := len(all)
+		for i := len(starts) - 1; i >= 0; i-- {
+			for _, l := range all[starts[i]:end] {
+				if !yield(l.n, l.raw) {
+					return
+				}
+			}
+			end = starts[i]
+		}
+	}
+}
+
 func (lr *klippyLog) line(raw string, n int) {
 	t := strings.TrimSpace(raw)
-	if r, ok := afterRecv(t); ok {
-		t = r // Klipper's console through OctoPrint's terminal or serial.log
-	} else if strings.HasPrefix(stripTimestamp(t), "Send: ") {
+	if len(t) < minLine {
 		return
 	}
-	if len(t) < minLine {
+	// Klipper's console through OctoPrint's terminal or serial.log
+	t, dir := hostLine(t)
+	if dir == 's' || len(t) < minLine {
 		return
 	}
 	switch t[0] {
@@ -164,6 +239,7 @@ func (lr *klippyLog) line(raw string, n int) {
 	msg := stripTimestamp(t)
 	msg = strings.TrimPrefix(msg, "!! ")
 	msg = strings.TrimPrefix(msg, "// ")
+	msg = strings.TrimPrefix(msg, "$ ") // a command the console sent
 	msg = strings.TrimPrefix(msg, "Error: ")
 	if rest, ok := strings.CutPrefix(msg, "Transition to shutdown state: "); ok {
 		lr.c.event("error.shutdown", "", rest, n, raw)

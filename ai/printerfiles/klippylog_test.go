@@ -351,3 +351,17 @@ func TestKlipperThroughOctoPrint(t *testing.T) {
 		})
 	}
 }
+
+// TestKlipperConsoleNewestFirst: Mainsail's console copied with its newest
+// entry on top is read oldest first, each entry's lines in their order, so
+// DUMP_TMC's registers follow their command.
+func TestKlipperConsoleNewestFirst(t *testing.T) {
+	text := "10:01:09  !! Move exceeds maximum extrusion (1.412mm^2 vs 0.640mm^2)\n" +
+		"10:01:05  // DRV_STATUS: 98100000 s2gb=1(ShortToGND_B!) cs_actual=16\n" +
+		"// GSTAT: 00000000\n" +
+		"10:01:04  $ DUMP_TMC STEPPER=stepper_y\n" +
+		"10:01:02  !! Move exceeds maximum extrusion (0.452mm^2 vs 0.300mm^2)\n"
+	rep := readKind(t, "mainsail-console.txt", text, KindKlipperConsole)
+	expectFacts(t, rep, []want{{"error.driver_short_to_ground", "y", "s2gb"},
+		{"error.max_extrusion_exceeded", "extruder", "0.452mm^2 vs 0.300mm^2"}})
+}

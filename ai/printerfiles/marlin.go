@@ -395,6 +395,9 @@ func (mr *marlinReader) tmcReport(s string, n int, quote string) bool {
 // read as printed. The header decides the tab width. It reports whether s
 // was one.
 func (mr *marlinReader) tmcSpaced(s, raw string, n int) bool {
+	if mr.tabWidth == 0 && s[0] != 'D' && !strings.ContainsRune("XYZE", rune(s[0])) {
+		return false // before the table's header ("X  Y  Z  E", "DRVSTATUS  X ...")
+	}
 	if len(s) > 200 || !strings.Contains(s, "  ") {
 		return false
 	}
@@ -1001,6 +1004,9 @@ func (mr *marlinReader) tmcMonitor(s string, n int, quote string) {
 
 // garbled reports whether a received line is mostly undecodable bytes.
 func garbled(s string) bool {
+	if strings.IndexByte(s, 0xEF) < 0 {
+		return false // U+FFFD is EF BF BD
+	}
 	bad := strings.Count(s, "\uFFFD")
 	return bad >= 3 && bad*3 >= utf8.RuneCountInString(s)
 }

@@ -208,9 +208,126 @@ func Read(files []File) Report {
 			out[i] = parsed{summary: FileSummary{Name: j.Name, Kind: KindUnknown, Label: KindUnknown.Label()}}
 			continue
 		}
+		if segs := fencedBlocks(j.Text); len(segs) >= 2 {
+			out[i] = readSegments(j.Name, j.Text, segs, sh)
+			continue
+		}
 		out[i] = readOne(j.Name, j.Text, j.kind, j.byName, sh)
 	}
 	return merge(out)
+}
+
+// segment is a part of a file read on its own: the bytes [start, end) of
+// its text, whose first line is line first+1 of the file; hint is the
+// text that names it (the line before the fence, the fence's info string).
+type segment struct {
+	start, end, first int
+	hint              string
+}
+
+// maxSegments is how many fenced blocks of one file are read.
+const maxSegments = 8
+
+// fencedBlocks finds the Markdown code blocks of a pasted post ("```"
+// or "~~~" lines around each): a maker who pastes a config and a log into
+// one text fences each.
+func fencedBlocks(text string) []segment {
+	if !strings.Contains(text, "```") && !strings.Contains(text, "~~~") {
+		return nil
+	}
+	var segs []segment
+	m := pasteMargin(strings.TrimPrefix(text, "\uFEFF"))
+	open := -1 // the byte after the opening fence line
+	openLine := 0
+	n := 0
+	prev, hint := "", "" // the last non-blank line outside a block
+	for pos := 0; pos < len(text) && len(segs) < maxSegments; {
+		line := text[pos:]
+		next := len(text)
+		if end := strings.IndexByte(line, '\n'); end >= 0 {
+			line, next = line[:end], pos+end+1
+		}
+		n++
+		t := trimLeftSpace(m.strip(strings.TrimPrefix(strings.TrimSuffix(line, "\r"), "\uFEFF")))
+		switch {
+		case strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~"):
+			if open < 0 {
+				open, openLine = next, n
+				hint = cutUTF8(prev+" "+strings.Trim(t, "`~ "), maxNameBytes)
+			} else {
+				if pos > open {
+					segs = append(segs, segment{start: open, end: pos, first: openLine, hint: hint})
+				}
+				open, prev = -1, ""
+			}
+		case open < 0 && strings.TrimSpace(t) != "":
+			prev = strings.TrimSpace(t)
+		}
+		pos = next
+	}
+	return segs
+}
+
+// readSegments reads each fenced block of a file as a file of its own kind
+// (configs first, so a log can use them) and reports the facts as the
+// file's, at the file's line numbers.
+func readSegments(name, text string, segs []segment, sh *shared) parsed {
+	parts := make([]parsed, len(segs))
+	kinds := make([]Kind, len(segs))
+	order := make([]int, len(segs))
+	byName := make([]bool, len(segs))
+	for i, sg := range segs {
+		kinds[i], byName[i] = detect(text[sg.start:sg.end], cleanName(sg.hint))
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return rank(kinds[a], segs[a].hint) - rank(kinds[b], segs[b].hint) })
+	for _, i := range order {
+		parts[i] = readOne(name, text[segs[i].start:segs[i].end], kinds[i], byName[i], sh)
+	}
+	var facts []Fact
+	seen := map[Fact]bool{} // a setting two blocks show alike (a config and its dump in a log) is one fact
+	best, labels := -1, []string{}
+	for i, p := range parts {
+		if len(p.facts) == 0 {
+			continue
+		}
+		if best < 0 || len(p.facts) > len(parts[best].facts) {
+			best = i
+		}
+		if !slices.Contains(labels, p.summary.Label) {
+			labels = append(labels, p.summary.Label)
+		}
+		for _, f := range p.facts {
+			if f.Line > 0 {
+				f.Line += segs[i].first
+			}
+			id := Fact{Key: f.Key, Subject: f.Subject, Value: f.Value}
+			if !f.IsError() && seen[id] {
+				continue
+			}
+			seen[id] = true
+			facts = append(facts, f)
+		}
+	}
+	if best < 0 {
+		return parsed{summary: FileSummary{Name: name, Kind: KindUnknown, Label: KindUnknown.Label()}}
+	}
+	if len(facts) > MaxFactsPerFile {
+		// errors first, then the rest in file order
+		slices.SortStableFunc(facts, func(a, b Fact) int { return boolRank(b.IsError()) - boolRank(a.IsError()) })
+		facts = facts[:MaxFactsPerFile]
+		slices.SortStableFunc(facts, func(a, b Fact) int { return a.Line - b.Line })
+	}
+	sum := parts[best].summary
+	sum.Label = clip(strings.Join(labels, " + "), 200)
+	return parsed{summary: sum, facts: facts}
+}
+
+func boolRank(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // prepare gives each file a distinct clean name and the text Read looks at:

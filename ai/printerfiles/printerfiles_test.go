@@ -131,3 +131,14 @@ func TestDetectShortM503ByName(t *testing.T) {
 		t.Errorf("terminal.txt: %s", k)
 	}
 }
+
+// TestUnifiedDiff: a maker's `git diff` of their changes is read on its new
+// side; removed lines and headers give nothing.
+func TestUnifiedDiff(t *testing.T) {
+	text := "diff --git a/Marlin/Configuration.h b/Marlin/Configuration.h\nindex 3f2a1b0..8c9d7e4 100644\n" +
+		"--- a/Marlin/Configuration.h\n+++ b/Marlin/Configuration.h\n@@ -1210,7 +1210,7 @@\n" +
+		" #define DEFAULT_AXIS_STEPS_PER_UNIT   { 80, 80, 400, 93 }\n" +
+		"-#define TEMP_SENSOR_0 1\n+#define TEMP_SENSOR_0 5\n"
+	rep := readKind(t, "Configuration.h.diff", text, KindMarlinConfig)
+	expectFacts(t, rep, []want{{"heater.sensor_type", "extruder", "5 (100k ATC Semitec 104GT-2/104NT-4)"}, {"extruder.steps_per_mm", "extruder", "~93"}})
+}

@@ -123,17 +123,32 @@ func rrfParams(s string, out []param) []param {
 	return out
 }
 
-// rrfCommand splits a config.g line into its command and parameters text.
+// rrfCommand splits a config.g line into its command, in capitals (the
+// firmware reads "m569" as "M569"), and its parameters text.
 func rrfCommand(t string) (string, string) {
-	if len(t) < 2 || t[0] != 'M' && t[0] != 'G' && t[0] != 'T' {
+	if len(t) < 2 || !strings.ContainsRune("MGTmgt", rune(t[0])) {
 		return "", ""
 	}
 	w := firstWord(t)
 	if len(w) > 6 || !isDigits(w[1:]) {
 		return "", ""
 	}
+	if w[0] >= 'a' {
+		return lowerRRFCommands[w], t[len(w):] // unknown ones are read as nothing
+	}
 	return w, t[len(w):]
 }
+
+// lowerRRFCommands maps the commands the readers know, in lower case, to
+// their capitals (without allocating for each line).
+var lowerRRFCommands = func() map[string]string {
+	m := map[string]string{}
+	for _, c := range strings.Fields("M584 M569 M350 M92 M906 M566 M203 M201 M204 M208 M574 M558 G31 M308 M305 M950 " +
+		"M307 M143 M570 M140 M141 M563 M572 M591 M106 M669 M550 M557 M376 M501 M98 M915 M918 M575 M671 M667 G10 T0 T1") {
+		m[strings.ToLower(c)] = c
+	}
+	return m
+}()
 
 // readRRFConfig reads a config.g or config-override.g.
 func readRRFConfig(c *collector, text string, sh *shared) fwInfo {

@@ -302,3 +302,11 @@ func TestRRFConsoleForms(t *testing.T) {
 		})
 	}
 }
+
+// TestRRFConfigLowercase: RepRapFirmware reads command and parameter
+// letters in either case, and so does the reader.
+func TestRRFConfigLowercase(t *testing.T) {
+	rep := readKind(t, "config.g", "; executed by the firmware on start-up\nm569 p0 s0 ; drive 0 goes backwards\nm584 x0 y1 z2 e3\nm92 x80 y80 z400 e415\n"+
+		"m906 x800 y800 z800 e800 i30\nm950 h1 c\"e0heat\" t1\n", KindRRFConfig)
+	expectFacts(t, rep, []want{{"extruder.steps_per_mm", "extruder", "~415"}, {"driver.run_current", "x", "~0.8"}, {"stepper.dir_inverted", "x", "true"}})
+}

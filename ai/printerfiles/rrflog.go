@@ -53,12 +53,12 @@ func (rl *rrfLog) line(raw string, n int) {
 	if len(t) < minLine {
 		return
 	}
-	u := stripTimestamp(t)
-	if strings.HasPrefix(u, "Send:") {
+	u, dir := hostLine(t)
+	switch dir {
+	case 's':
 		return // a command a host sent, not the firmware's answer
-	}
-	if r, ok := afterRecv(t); ok {
-		u = r
+	case 0:
+		u = stripTimestamp(t)
 	}
 	c := rl.c
 	msg := u

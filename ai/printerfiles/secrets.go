@@ -14,8 +14,8 @@ const Removed = "[removed]"
 // It knows the shapes these files take: `key: value` and `key = value`
 // (Klipper, Moonraker, INI, YAML, wpa_supplicant, env files), JSON and
 // Python-repr pairs in logs, `#define NAME value` (Marlin), URLs with a
-// password or a secret query parameter, Authorization headers and bearer
-// tokens. A key is a secret by its last word (password, passwd, pass, pwd,
+// password or a secret query parameter, Authorization headers, bearer
+// tokens and RepRapFirmware's password commands (M551, M587, M589 P). A key is a secret by its last word (password, passwd, pass, pwd,
 // psk, passphrase, token, secret, credentials, cookie, salt, and api/access/
 // secret/private key, access/auth code), or a bare `key` holding a key-like
 // value (OctoPrint's `api: key:`); in an [mqtt] section the user name is
@@ -93,7 +93,59 @@ func stripLine(line, section string) (string, int) {
 	if strings.ContainsAny(line, ":=") {
 		line = replaceSpans(line, pairValues(line, section, spans[:0]), &n)
 	}
+	if strings.Contains(line, "5") {
+		line = replaceSpans(line, rrfPasswords(line, spans[:0]), &n)
+	}
 	return line, n
+}
+
+// rrfPasswordCommands are RepRapFirmware's commands whose P parameter is a
+// password: M551 (the machine's), M587 (a Wi-Fi network's), M589 (the
+// access point's).
+var rrfPasswordCommands = []string{"m551", "m587", "m589"}
+
+// rrfPasswords finds the P value of such a command, quoted or not, in a
+// config.g line or a console or host log that echoes it ("M587
+// S\"home\" P\"secret\"", "Send: N5 M551 P\"secret\"*45").
+func rrfPasswords(line string, out []span) []span {
+	for _, cmd := range rrfPasswordCommands {
+		i := indexFold(line, cmd)
+		if i < 0 || i > 0 && line[i-1] != ' ' && line[i-1] != '\t' {
+			continue
+		}
+		j := i + len(cmd)
+		if j < len(line) && line[j] != ' ' && line[j] != '\t' {
+			continue
+		}
+		for j < len(line) && line[j] != ';' && line[j] != '*' {
+			if line[j] == '"' {
+				// a quoted parameter value: skip it whole
+				c := strings.IndexByte(line[j+1:], '"')
+				if c < 0 {
+					break
+				}
+				j += c + 2
+				continue
+			}
+			if (line[j] == 'P' || line[j] == 'p') && (line[j-1] == ' ' || line[j-1] == '\t') {
+				s := j + 1
+				if s < len(line) && line[s] == '"' {
+					if c := strings.IndexByte(line[s+1:], '"'); c >= 0 {
+						out = append(out, span{s + 1, s + 1 + c})
+					}
+					break
+				}
+				e := s
+				for e < len(line) && line[e] != ' ' && line[e] != '\t' && line[e] != ';' && line[e] != '*' {
+					e++
+				}
+				out = append(out, span{s, e})
+				break
+			}
+			j++
+		}
+	}
+	return out
 }
 
 // span is a value to remove, line[s:e].

@@ -188,6 +188,21 @@ ok
 			removed: 0,
 		},
 		{
+			name: "RepRapFirmware passwords in config.g and a host log",
+			in: `M550 P"Voron Duet"                                 ; set printer name
+M551 P"Duet-pw-4821"                              ; set machine password
+m587 s"Workshop" p"wifi-S3cret!" ; join the workshop network
+M589 S"DuetAP" P"apPass-77" I192.168.0.1
+M552 S1                                            ; enable network
+M586 P0 S1                                         ; enable HTTP
+2024-05-01 10:00:00,123 - Send: N5 M551 Pplainpw9*45
+3/2/2024, 4:02:11 PM	M587 S"Cafe" P"cafe pass 2"
+`,
+			gone:    []string{"Duet-pw-4821", "wifi-S3cret!", "apPass-77", "plainpw9", "cafe pass 2"},
+			kept:    []string{`M550 P"Voron Duet"                                 ; set printer name`, "M586 P0 S1                                         ; enable HTTP"},
+			removed: 5,
+		},
+		{
 			name: "PrusaLink settings and Bambu access code",
 			in: `[service::local]
 enable = True
