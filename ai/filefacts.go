@@ -99,6 +99,9 @@ var derivedKeys = map[string]bool{
 	"derived.comm_mismatch":               true,
 	"derived.uart_address_conflict":       true,
 	"derived.esteps_unlike_extruder":      true,
+	"derived.move_below_position_min":     true,
+	"derived.macro_params_mismatch":       true,
+	"derived.config_option_overridden":    true,
 }
 
 func knownFactKey(k string) bool {
@@ -398,7 +401,7 @@ func (ff *fileFacts) match(r factRule, f *facts) (*factMatch, bool) {
 	}
 	m := &factMatch{rule: r, fact: fa, has: has}
 	if r.DiffersFromStock != nil && ff.stock != nil {
-		m.stock, _ = ff.stock.differs(fa, *r.DiffersFromStock)
+		m.stock, _ = ff.stockDiffers(fa, *r.DiffersFromStock)
 		m.from = ff.stock.title()
 	}
 	return m, true
@@ -485,7 +488,7 @@ func (ff *fileFacts) passes(c *kbFactCond, fa printerfiles.Fact) bool {
 		return false
 	}
 	if c.DiffersFromStock != nil {
-		if _, differs := ff.stock.differs(fa, *c.DiffersFromStock); !differs {
+		if _, differs := ff.stockDiffers(fa, *c.DiffersFromStock); !differs {
 			return false
 		}
 	}
@@ -712,4 +715,19 @@ func oneLine(s string) string {
 		}
 		return r
 	}, s)
+}
+
+// stockDiffers compares fa with the stock example. A board example may ask
+// for a crystal per micro-controller ("12MHz crystal" for an STM32F446,
+// "8MHz" for an STM32F429): the maker's chip picks it.
+func (ff *fileFacts) stockDiffers(fa printerfiles.Fact, tol float64) (string, bool) {
+	if fa.Key == "mcu.crystal" {
+		if chip, ok := ff.rep.Find("mcu.chip", fa.Subject); ok {
+			if sv, ok := ff.stock.chipValue(fa.Key, chip.Value); ok {
+				n, err := strconv.ParseFloat(sv, 64)
+				return sv, err == nil && fa.HasNum && math.Abs(fa.Num-n) > tol*math.Max(math.Abs(n), 1e-9)
+			}
+		}
+	}
+	return ff.stock.differs(fa, tol)
 }

@@ -2,6 +2,7 @@ package ai
 
 import (
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -46,6 +47,91 @@ func derive(rep printerfiles.Report) []printerfiles.Fact {
 					"probe at "+strings.ToUpper(ax.axis)+fmtNum(p)+" when Z homes", hx)
 				break
 			}
+		}
+	}
+
+	// Klipper's "Move out of range: X Y Z [E]" names the end of the refused
+	// move. An axis below its position_min (0 unless set) is a move under
+	// the limit: with the probe as the Z endstop, a mesh or Z offset
+	// correction that goes below Z=0 needs position_min below 0.
+	if mv, ok := find("error.move_out_of_range", ""); ok {
+		if pos := strings.Fields(mv.Value); len(pos) >= 3 {
+			for i, axis := range []string{"x", "y", "z"} {
+				p, err := strconv.ParseFloat(pos[i], 64)
+				if err != nil {
+					break
+				}
+				lo := 0.0
+				if f, ok := find("stepper.position_min", axis); ok && f.HasNum {
+					lo = f.Num
+				}
+				if p < lo {
+					add("derived.move_below_position_min", axis, strings.ToUpper(axis)+fmtNum(p)+" below position_min "+fmtNum(lo), mv)
+					break
+				}
+			}
+		}
+	}
+
+	// Klipper hands a macro call's NAME=VALUE pairs to the template as
+	// params.NAME: a start macro called with names its template does not
+	// read (PRINT_START BED=80 for params.BED_TEMP) runs on its defaults.
+	for _, macro := range []string{"PRINT_START", "START_PRINT"} {
+		call, ok := find("gcode.uses_command", macro)
+		takes, ok2 := find("klipper.macro_params", macro)
+		if !ok || !ok2 {
+			continue
+		}
+		line, _, _ := strings.Cut(call.Quote, ";")
+		var passed []string
+		for _, w := range strings.Fields(line)[1:] {
+			if k, _, ok := strings.Cut(w, "="); ok && k != "" {
+				passed = append(passed, strings.ToUpper(k))
+			}
+		}
+		reads := strings.Fields(takes.Value)
+		unread := slices.DeleteFunc(slices.Clone(passed), func(k string) bool { return slices.Contains(reads, k) })
+		missing := slices.DeleteFunc(slices.Clone(reads), func(k string) bool { return slices.Contains(passed, k) })
+		if len(unread) > 0 && len(missing) > 0 {
+			add("derived.macro_params_mismatch", macro, "the call passes "+strings.Join(unread, ", ")+"; the macro reads "+strings.Join(missing, ", "), call)
+		}
+	}
+
+	// Klipper reads printer.cfg and its [include] files as one config in
+	// order: an option set again in a later section of the same name (in
+	// the same file or an included one) silently replaces the first. An
+	// option with two values in two config files is one of them ignored.
+	cfgFiles, logFiles := map[string]bool{}, map[string]bool{}
+	for _, f := range rep.Files {
+		cfgFiles[f.Name] = f.Kind == printerfiles.KindKlipperConfig
+		logFiles[f.Name] = f.Kind == printerfiles.KindKlippyLog
+	}
+	if countTrue(cfgFiles) >= 2 {
+		type optID struct{ key, subject string }
+		first := map[optID]printerfiles.Fact{}
+		done := map[optID]bool{}
+		for _, f := range rep.Facts {
+			if !cfgFiles[f.Source] || strings.HasSuffix(f.Key, "steps_per_mm") || strings.HasPrefix(f.Key, "klipper.") {
+				continue
+			}
+			id := optID{f.Key, f.Subject}
+			p, seen := first[id]
+			if !seen {
+				first[id] = f
+				continue
+			}
+			if p.Source == f.Source || done[id] || strings.EqualFold(p.Value, f.Value) || p.HasNum && f.HasNum && p.Num == f.Num {
+				continue
+			}
+			done[id] = true
+			v := p.Source + " " + p.Value + ", " + f.Source + " " + f.Value
+			for _, e := range rep.Facts {
+				if logFiles[e.Source] && e.Key == f.Key && e.Subject == f.Subject {
+					v += "; klippy.log runs with " + e.Value
+					break
+				}
+			}
+			add("derived.config_option_overridden", f.Subject, v, p)
 		}
 	}
 
@@ -400,4 +486,14 @@ func fillFromFacts(req *Request, rep printerfiles.Report) {
 			req.Material = f.Value
 		}
 	}
+}
+
+func countTrue(m map[string]bool) int {
+	n := 0
+	for _, v := range m {
+		if v {
+			n++
+		}
+	}
+	return n
 }

@@ -443,6 +443,21 @@ func (sm *stockMatch) differs(fa printerfiles.Fact, tol float64) (string, bool) 
 	return sv, !sameText(sv, fa.Value)
 }
 
+// chipValue is the example's value of key for one micro-controller
+// (subject "mcu:stm32f446" for a maker's "stm32f446xx").
+func (sm *stockMatch) chipValue(key, chip string) (string, bool) {
+	if sm == nil || !boardKeys[key] {
+		return "", false
+	}
+	chip = strings.ToLower(chip)
+	for slot, v := range sm.values {
+		if c, ok := strings.CutPrefix(slot.subject, "mcu:"); ok && slot.key == key && c != "" && strings.HasPrefix(chip, c) {
+			return v, true
+		}
+	}
+	return "", false
+}
+
 // pinScheme is how a pin is named: "port" (PA1, P1.23), "alias" (ar10,
 // analog13), or the text before its digits.
 func pinScheme(p string) string {

@@ -150,6 +150,17 @@ func header(text string) [][3]string {
 		for c := range crystals {
 			out = append(out, [3]string{"mcu.crystal", "mcu", c})
 		}
+	} else if len(crystals) > 1 {
+		// one crystal per micro-controller, each in its own sentence ("For
+		// STM32F446 boards ... a 12MHz crystal ... For STM32F429 boards ...
+		// an 8MHz crystal"): subject "mcu:<chip>"
+		for _, sentence := range strings.Split(h, ". ") {
+			cs, xs := chipRe.FindAllStringSubmatch(sentence, -1), crystalRe.FindAllStringSubmatch(sentence, -1)
+			if len(cs) == 1 && len(xs) == 1 {
+				n, _ := strconv.Atoi(xs[0][1])
+				out = append(out, [3]string{"mcu.crystal", "mcu:" + cs[0][1], strconv.Itoa(n * 1000000)})
+			}
+		}
 	}
 	return out
 }

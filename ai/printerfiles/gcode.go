@@ -73,7 +73,7 @@ func readGcode(c *collector, text string) fwInfo {
 	var info fwInfo
 	var cura strings.Builder
 	curaLine := 0
-	waitHotend, waitBed, extruded := false, false, false
+	waitHotend, waitBed, extruded, startMacro := false, false, false, false
 	for n, raw := range eachLine(text) {
 		t := strings.TrimSpace(raw)
 		if t == "" {
@@ -116,8 +116,12 @@ func readGcode(c *collector, text string) fwInfo {
 			waitHotend = true
 		case "M190":
 			waitBed = true
+		case "PRINT_START", "START_PRINT":
+			startMacro = true
 		case "G1", "G0", "G2", "G3":
-			if extrudes(t) {
+			if extrudes(t) && startMacro {
+				extruded = true // the start macro heats and waits: the file does not say
+			} else if extrudes(t) {
 				extruded = true
 				c.setBool("gcode.waits_for_hotend", "", waitHotend, n, raw)
 				c.setBool("gcode.waits_for_bed", "", waitBed, n, raw)

@@ -1,6 +1,7 @@
 package printerfiles
 
 import (
+	"slices"
 	"strings"
 )
 
@@ -23,8 +24,10 @@ type klipperReader struct {
 	autosave bool
 	includes int
 	macros   int
-	steppers []stepperCalc
-	heaters  []pidCalc
+	// the parameters the macro being read takes (params.NAME)
+	macroParams []string
+	steppers    []stepperCalc
+	heaters     []pidCalc
 }
 
 // kSection is the section being read.
@@ -91,7 +94,11 @@ func (kr *klipperReader) configLine(line string, n int, quote string) {
 		return
 	}
 	if line[0] == ' ' || line[0] == '\t' {
-		return // continues a multi-line value (a macro's gcode)
+		// continues a multi-line value (a macro's gcode)
+		if kr.sec.typ == "gcode_macro" && kr.sec.subject != "" {
+			kr.macroParamsOf(line, n, quote)
+		}
+		return
 	}
 	if line[0] == '[' {
 		end := strings.IndexByte(line, ']')
@@ -178,6 +185,7 @@ func (kr *klipperReader) section(hdr string, n int, quote string) {
 		return
 	case typ == "gcode_macro":
 		kr.sec = kSection{typ: "gcode_macro", subject: name}
+		kr.macroParams = kr.macroParams[:0]
 		if kr.macros < maxMacros && name != "" {
 			kr.macros++
 			kr.c.event("klipper.macro", strings.ToUpper(name), name, n, quote)
@@ -308,6 +316,7 @@ var (
 			"unretract_extra_length": "unretract_extra_length", "unretract_speed": "unretract_speed"},
 		"filament_sensor": {"switch_pin": "pin", "pause_on_runout": "pause_on_runout",
 			"detection_length": "detection_length", "event_delay": "event_delay", "runout_gcode": "runout_gcode"},
+		"virtual_sdcard": {"path": "path"},
 		"verify_heater": {"check_gain_time": "check_gain_time", "hysteresis": "hysteresis",
 			"max_error": "max_error", "heating_gain": "heating_gain"},
 		"input_shaper": {"shaper_freq_x": "shaper_freq_x", "shaper_freq_y": "shaper_freq_y",
@@ -377,7 +386,7 @@ func (kr *klipperReader) option(key, val string, n int, quote string) {
 		}
 		subject := s.subject
 		if s.typ == "safe_z_home" || s.typ == "bed_mesh" || s.typ == "firmware_retraction" ||
-			s.typ == "input_shaper" || s.typ == "idle_timeout" || s.typ == "homing_override" {
+			s.typ == "input_shaper" || s.typ == "idle_timeout" || s.typ == "homing_override" || s.typ == "virtual_sdcard" {
 			subject = ""
 		}
 		if s.typ == "filament_sensor" && k == "runout_gcode" {
@@ -641,4 +650,54 @@ func klipperKnownOption(k string) bool {
 		return true
 	}
 	return false
+}
+
+// maxMacroParams bounds the parameters read from one macro.
+const maxMacroParams = 16
+
+// macroParamsOf reads the parameters a macro's template takes
+// ("{% set BED = params.BED_TEMP|default(60)|float %}", params['HOTEND']):
+// Klipper passes "PRINT_START BED_TEMP=60" to the template as
+// params.BED_TEMP, upper case. klipper.macro_params lists them.
+func (kr *klipperReader) macroParamsOf(line string, n int, quote string) {
+	added := false
+	for rest := line; len(kr.macroParams) < maxMacroParams; {
+		i := strings.Index(rest, "params")
+		if i < 0 {
+			break
+		}
+		rest = rest[i+len("params"):]
+		if i > 0 && isIdentByte(line[len(line)-len(rest)-len("params")-1]) {
+			continue // rawparams, my_params
+		}
+		var name string
+		switch {
+		case strings.HasPrefix(rest, "."):
+			name = identPrefix(rest[1:])
+		case strings.HasPrefix(rest, "['"), strings.HasPrefix(rest, "[\""):
+			name = identPrefix(rest[2:])
+		}
+		name = strings.ToUpper(name)
+		if name == "" || len(name) > 40 || slices.Contains(kr.macroParams, name) {
+			continue
+		}
+		kr.macroParams = append(kr.macroParams, name)
+		added = true
+	}
+	if added {
+		kr.c.set("klipper.macro_params", strings.ToUpper(kr.sec.subject), strings.Join(kr.macroParams, " "), n, quote)
+	}
+}
+
+func isIdentByte(b byte) bool {
+	return b == '_' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9'
+}
+
+// identPrefix is the identifier s starts with.
+func identPrefix(s string) string {
+	i := 0
+	for i < len(s) && isIdentByte(s[i]) {
+		i++
+	}
+	return s[:i]
 }

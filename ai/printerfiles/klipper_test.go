@@ -350,3 +350,26 @@ func TestKlipperIncludesAndMacros(t *testing.T) {
 		t.Errorf("%d includes reported, want %d", n, maxIncludes)
 	}
 }
+
+// A macro's template reads its parameters as params.NAME (Klipper's
+// Command_Templates: "PRINT_START BED_TEMP=60" gives params.BED_TEMP); the
+// names are listed upper case, once each, not rawparams.
+func TestKlipperMacroParams(t *testing.T) {
+	cfg := `[gcode_macro PRINT_START]
+gcode:
+    {% set BED_TEMP = params.BED_TEMP|default(60)|float %}
+    {% set EXTRUDER_TEMP = params['extruder_temp']|default(200)|float %}
+    M140 S{BED_TEMP}
+    M190 S{params.BED_TEMP}
+    {action_respond_info(rawparams)}
+
+[gcode_macro END_PRINT]
+gcode:
+    TURN_OFF_HEATERS
+`
+	rep := read(t, "printer.cfg", cfg)
+	expectFacts(t, rep, []want{{"klipper.macro_params", "PRINT_START", "BED_TEMP EXTRUDER_TEMP"}})
+	if f, ok := findFact(rep, "klipper.macro_params", "END_PRINT"); ok {
+		t.Errorf("END_PRINT takes no parameters: %+v", f)
+	}
+}

@@ -30,6 +30,17 @@ type klippyLog struct {
 	configErr      bool
 	configErrLine  int
 	configErrQuote string
+	// the last message, and a calibration result waiting for SAVE_CONFIG
+	lastMsg, lastQuote string
+	lastLine           int
+	unsaved            unsavedResult
+}
+
+// unsavedResult is a calibration's result ("bltouch: z_offset: 1.300")
+// that only SAVE_CONFIG writes to printer.cfg.
+type unsavedResult struct {
+	subject, value, quote string
+	line                  int
 }
 
 type mcuVersion struct {
@@ -162,7 +173,11 @@ func (lr *klippyLog) line(raw string, n int) {
 	}
 	// Klipper's console through OctoPrint's terminal or serial.log
 	t, dir := hostLine(t)
-	if dir == 's' || len(t) < minLine {
+	if dir == 's' {
+		lr.saveConfig(sentCommand(strings.TrimPrefix(t, "Send:")), n, raw) // a command sent from OctoPrint's terminal or serial.log
+		return
+	}
+	if len(t) < minLine {
 		return
 	}
 	switch t[0] {
@@ -248,6 +263,10 @@ func (lr *klippyLog) line(raw string, n int) {
 	if msg == "" {
 		return
 	}
+	if lr.saveConfig(msg, n, raw) {
+		return
+	}
+	lr.lastMsg, lr.lastLine, lr.lastQuote = msg, n, raw
 	if lr.tmcDump(msg, n, raw) {
 		return
 	}
@@ -337,6 +356,8 @@ var klipperMessages = newMessageTable([]message{
 	{"Must home axis first", "error.must_home_first", "", 'r'},
 	{"Must home ", "error.must_home_first", "", 'm'},
 	{"Move out of range", "error.move_out_of_range", "", 'r'},
+	// klippy/extras/virtual_sdcard.py: SDCARD_PRINT_FILE finds no such file under path
+	{"Unable to open file", "error.file_open", "virtual_sdcard", 'm'},
 	// klippy/extras/heaters.py
 	{"Requested temperature ", "error.temperature_out_of_range", "", 'r'},
 	// klippy/extras/homing.py, probe.py, bltouch.py
@@ -514,6 +535,52 @@ var tmcFlags = []struct{ field, key string }{
 	{"ola=", "error.driver_open_load"}, {"olb=", "error.driver_open_load"},
 	{"uv_cp=", "error.driver_undervoltage"}, {"drv_err=", "error.driver_fault"},
 	{"reset=", "error.driver_reset"}, {"cs_actual=0", "error.driver_reset"},
+}
+
+// saveConfig follows a calibration's result to SAVE_CONFIG: Klipper
+// answers PROBE_CALIBRATE, Z_ENDSTOP_CALIBRATE and the like with the result
+// and "The SAVE_CONFIG command will update the printer config file"; the
+// value lives only until the next restart, so a FIRMWARE_RESTART or RESTART
+// before SAVE_CONFIG drops it (klipper.unsaved_calibration).
+func (lr *klippyLog) saveConfig(msg string, n int, quote string) bool {
+	switch {
+	case strings.HasPrefix(msg, "The SAVE_CONFIG command will update"):
+		section, _, ok := strings.Cut(lr.lastMsg, ": ")
+		if !ok || len(section) > 40 || strings.ContainsAny(section, " '\"") {
+			section = ""
+		}
+		subject := stepperSubject(strings.ToLower(section))
+		if strings.Contains(subject, "probe") || strings.Contains(subject, "bltouch") {
+			subject = "probe"
+		}
+		lr.unsaved = unsavedResult{subject, lr.lastMsg, lr.lastQuote, lr.lastLine}
+		return true
+	case strings.HasPrefix(msg, "with the above and restart"):
+		return true
+	case msg == "SAVE_CONFIG":
+		lr.unsaved = unsavedResult{}
+	case msg == "FIRMWARE_RESTART" || msg == "RESTART":
+		if u := lr.unsaved; u.value != "" {
+			lr.c.event("klipper.unsaved_calibration", u.subject, u.value, u.line, u.quote)
+			lr.unsaved = unsavedResult{}
+		}
+	}
+	return false
+}
+
+// sentCommand is a host's sent line without serial.log's line number and
+// checksum ("N6 SAVE_CONFIG*17" is SAVE_CONFIG).
+func sentCommand(s string) string {
+	s = strings.TrimSpace(s)
+	if len(s) > 1 && s[0] == 'N' && s[1] >= '0' && s[1] <= '9' {
+		if _, rest, ok := strings.Cut(s, " "); ok {
+			s = rest
+		}
+	}
+	if i := strings.LastIndexByte(s, '*'); i > 0 {
+		s = s[:i]
+	}
+	return strings.TrimSpace(s)
 }
 
 // tmcMessage reads "TMC 'stepper_x' reports error: DRV_STATUS: ... ot=1(...)".
@@ -762,5 +829,5 @@ var klipperConsoleMarkers = []string{
 	"Must home axis first", "Move out of range", "MCU '", "Lost communication with MCU", "No trigger on ",
 	"Extrude only move too long", "Move exceeds maximum extrusion", "Unknown command:\"", "Endstop ",
 	"TMC '", "Klipper state:", "Requested temperature (", "probe at ", "Unable to read tmc uart",
-	"Extrude below minimum temp", "Heater ", "PID parameters: ",
+	"Extrude below minimum temp", "Heater ", "PID parameters: ", "The SAVE_CONFIG command will update", "Starting manual Z probe",
 }

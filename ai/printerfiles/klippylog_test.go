@@ -352,6 +352,43 @@ func TestKlipperThroughOctoPrint(t *testing.T) {
 	}
 }
 
+// A calibration's result waits for SAVE_CONFIG (klippy/configfile.py: "The
+// SAVE_CONFIG command will update the printer config file\nwith the above
+// and restart the printer."); a restart before SAVE_CONFIG drops it. A
+// result saved before the restart is no fault.
+func TestKlipperConsoleUnsavedCalibration(t *testing.T) {
+	text := `20:11:48  $ PROBE_CALIBRATE
+20:13:29  $ ACCEPT
+20:13:29  bltouch: z_offset: 1.300
+The SAVE_CONFIG command will update the printer config file
+with the above and restart the printer.
+20:14:02  $ FIRMWARE_RESTART
+20:15:40  $ SDCARD_PRINT_FILE FILENAME="calibration_squares_PLA.gcode"
+`
+	rep := read(t, "mainsail-console.txt", text)
+	expectFacts(t, rep, []want{
+		{"klipper.unsaved_calibration", "probe", "bltouch: z_offset: 1.300"},
+	})
+	saved := strings.Replace(text, "$ FIRMWARE_RESTART", "$ SAVE_CONFIG", 1)
+	if f, ok := findFact(read(t, "mainsail-console.txt", saved), "klipper.unsaved_calibration", "probe"); ok {
+		t.Errorf("a saved calibration reads as unsaved: %+v", f)
+	}
+	endstop := `10:01:02  stepper_z: position_endstop: 0.480
+The SAVE_CONFIG command will update the printer config file
+with the above and restart the printer.
+10:01:30  $ RESTART
+`
+	expectFacts(t, read(t, "mainsail-console.txt", endstop), []want{
+		{"klipper.unsaved_calibration", "z", "stepper_z: position_endstop: 0.480"},
+	})
+	octoprint := "2024-05-01 10:00:00,123 - Send: N5 PROBE_CALIBRATE*20\n2024-05-01 10:00:40,001 - Recv: // probe: z_offset: 2.150\n" +
+		"2024-05-01 10:00:40,002 - Recv: // The SAVE_CONFIG command will update the printer config file\n" +
+		"2024-05-01 10:00:40,003 - Recv: // with the above and restart the printer.\n2024-05-01 10:01:03,050 - Send: N6 FIRMWARE_RESTART*17\n"
+	expectFacts(t, read(t, "serial.log", octoprint), []want{
+		{"klipper.unsaved_calibration", "probe", "probe: z_offset: 2.150"},
+	})
+}
+
 // TestKlipperConsoleNewestFirst: Mainsail's console copied with its newest
 // entry on top is read oldest first, each entry's lines in their order, so
 // DUMP_TMC's registers follow their command.
@@ -364,4 +401,16 @@ func TestKlipperConsoleNewestFirst(t *testing.T) {
 	rep := readKind(t, "mainsail-console.txt", text, KindKlipperConsole)
 	expectFacts(t, rep, []want{{"error.driver_short_to_ground", "y", "s2gb"},
 		{"error.max_extrusion_exceeded", "extruder", "0.452mm^2 vs 0.300mm^2"}})
+}
+
+// SDCARD_PRINT_FILE answers "Unable to open file" when the file is not
+// under [virtual_sdcard] path (klippy/extras/virtual_sdcard.py), and the
+// config names that path.
+func TestKlipperVirtualSdcardFile(t *testing.T) {
+	rep := read(t, "mainsail-console.txt", "18:30:02  // Klipper state: Ready\n18:41:15  $ SDCARD_PRINT_FILE FILENAME=\"clip.gcode\"\n18:41:15  !! Unable to open file\n")
+	expectFacts(t, rep, []want{{"error.file_open", "virtual_sdcard", "Unable to open file"}})
+	rep = read(t, "printer.cfg", "[virtual_sdcard]\npath: ~/gcode_files\n\n[printer]\nkinematics: cartesian\n")
+	if f, ok := findFact(rep, "virtual_sdcard.path", ""); !ok || f.Value != "~/gcode_files" {
+		t.Errorf("virtual_sdcard.path = %+v, %v", f, ok)
+	}
 }

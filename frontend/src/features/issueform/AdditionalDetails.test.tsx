@@ -1,4 +1,5 @@
-import { fireEvent, screen } from '@testing-library/react';
+import { useState } from 'react';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { expect, test, vi } from 'vitest';
 import { renderWithProviders } from '../../test/render';
 import { AdditionalDetails } from './AdditionalDetails';
@@ -39,13 +40,36 @@ test('the numeric inputs carry their ranges, units and errors', () => {
   expect(screen.getByText('mm/s')).toBeInTheDocument();
 });
 
-test('the toggle reports its state and typing goes to the field', () => {
-  const { onToggle, set } = renderDetails({ open: false });
+test('the toggle reports its state', () => {
+  const { onToggle } = renderDetails({ open: false });
   const toggle = screen.getByRole('button', { name: 'Additional Details' });
   expect(toggle).toHaveAttribute('aria-expanded', 'false');
   expect(toggle).toHaveAttribute('aria-controls', 'details');
   fireEvent.click(toggle);
   expect(onToggle).toHaveBeenCalledOnce();
+});
+
+test('typing goes to the field', () => {
+  const { set } = renderDetails();
   fireEvent.change(screen.getByLabelText('Material', { selector: 'input' }), { target: { value: 'PETG' } });
   expect(set).toHaveBeenCalledWith('material');
+});
+
+function Toggled() {
+  const [open, setOpen] = useState(false);
+  return <AdditionalDetails id="details" open={open} onToggle={() => setOpen((o) => !o)} values={EMPTY_DETAILS} errors={{}} set={() => () => {}} />;
+}
+
+test('closed, the panel holds no fields: they come when it opens and leave once it has closed', async () => {
+  renderWithProviders(<Toggled />);
+  const toggle = screen.getByRole('button', { name: 'Additional Details' });
+  // The panel the toggle controls is there either way; only its fields come and go.
+  expect(document.getElementById('details')).not.toBeNull();
+  expect(document.querySelectorAll('#details input')).toHaveLength(0);
+  fireEvent.click(toggle);
+  expect(screen.getByLabelText('Material', { selector: 'input' })).toBeVisible();
+  expect(document.querySelectorAll('#details input')).toHaveLength(6);
+  fireEvent.click(toggle);
+  await waitFor(() => expect(document.querySelectorAll('#details input')).toHaveLength(0));
+  expect(document.getElementById('details')).not.toBeNull();
 });

@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Collapse from '@mui/material/Collapse';
@@ -28,7 +29,11 @@ interface Props {
 }
 
 // AdditionalDetails is the optional, collapsible part of an issue form: material and print settings.
+// Closed, the panel holds no fields: they are rendered when it opens and leave once it has
+// closed, so a page with the form (the home page) parses and lays out a third fewer elements.
 export function AdditionalDetails({ id, open, onToggle, values, errors, set }: Props) {
+  const [rendered, setRendered] = useState(open);
+  if (open && !rendered) setRendered(true);
   return (
     <Box>
       <Button
@@ -44,47 +49,49 @@ export function AdditionalDetails({ id, open, onToggle, values, errors, set }: P
       <Typography component="span" variant="body2" sx={{ color: 'text.secondary', ml: 1, display: { xs: 'none', sm: 'inline' } }}>
         optional, improves the diagnosis
       </Typography>
-      <Collapse in={open} id={id}>
-        <Box
-          sx={{
-            display: 'grid',
-            gap: 2,
-            pt: 2,
-            gridTemplateColumns: { xs: '1fr', sm: 'repeat(2, minmax(0, 1fr))', md: 'repeat(3, minmax(0, 1fr))' },
-          }}
-        >
-          <TextField
-            label="Material"
-            name="material"
-            placeholder="PLA, PETG, ABS, TPU..."
-            value={values.material}
-            onChange={(e) => set('material')(e.target.value)}
-            error={Boolean(errors.material)}
-            helperText={errors.material}
-            autoComplete="off"
-          />
-          {NUMERIC_RULES.map(({ field, min, max }) => {
-            const input = INPUTS[field];
-            const step = input.step;
-            return (
-              <TextField
-                key={field}
-                label={input.label}
-                name={field}
-                type="number"
-                placeholder={input.placeholder}
-                value={values[field]}
-                onChange={(e) => set(field)(e.target.value)}
-                error={Boolean(errors[field])}
-                helperText={errors[field]}
-                slotProps={{
-                  htmlInput: { min, max, step, inputMode: 'decimal' },
-                  input: { endAdornment: <InputAdornment position="end">{input.unit}</InputAdornment> },
-                }}
-              />
-            );
-          })}
-        </Box>
+      <Collapse in={open} id={id} onExited={() => setRendered(false)}>
+        {rendered && (
+          <Box
+            sx={{
+              display: 'grid',
+              gap: 2,
+              pt: 2,
+              gridTemplateColumns: { xs: '1fr', sm: 'repeat(2, minmax(0, 1fr))', md: 'repeat(3, minmax(0, 1fr))' },
+            }}
+          >
+            <TextField
+              label="Material"
+              name="material"
+              placeholder="PLA, PETG, ABS, TPU..."
+              value={values.material}
+              onChange={(e) => set('material')(e.target.value)}
+              error={Boolean(errors.material)}
+              helperText={errors.material}
+              autoComplete="off"
+            />
+            {NUMERIC_RULES.map(({ field, min, max }) => {
+              const input = INPUTS[field];
+              const step = input.step;
+              return (
+                <TextField
+                  key={field}
+                  label={input.label}
+                  name={field}
+                  type="number"
+                  placeholder={input.placeholder}
+                  value={values[field]}
+                  onChange={(e) => set(field)(e.target.value)}
+                  error={Boolean(errors[field])}
+                  helperText={errors[field]}
+                  slotProps={{
+                    htmlInput: { min, max, step, inputMode: 'decimal' },
+                    input: { endAdornment: <InputAdornment position="end">{input.unit}</InputAdornment> },
+                  }}
+                />
+              );
+            })}
+          </Box>
+        )}
       </Collapse>
     </Box>
   );
