@@ -1,6 +1,7 @@
 package printerfiles
 
 import (
+	"iter"
 	"strconv"
 	"strings"
 )
@@ -737,16 +738,7 @@ func (rc *rrfConfig) finish(sh *shared) {
 
 // noteSteps keeps each axis's M92 value with the microstepping in effect.
 func (rc *rrfConfig) noteSteps(ps []param, n int, quote string) {
-	for _, p := range ps {
-		s := rrfStepsSubject(p.letter)
-		if s == "" {
-			continue
-		}
-		first, _, _ := strings.Cut(p.value, ":")
-		v, ok := parseNum(first)
-		if !ok {
-			continue
-		}
+	for s, v := range rrfStepsValues(ps) {
 		if rc.steps == nil {
 			rc.steps = map[string]rrfSteps{}
 		}
@@ -758,14 +750,8 @@ func (rc *rrfConfig) noteSteps(ps []param, n int, quote string) {
 // multiplies them by new/old microstepping, so an M92 written for the new
 // microstepping but placed before M350 ends up scaled twice.
 func (rc *rrfConfig) rescaleSteps(ps []param, n int, quote string) {
-	for _, p := range ps {
-		s := rrfStepsSubject(p.letter)
-		if s == "" {
-			continue
-		}
-		first, _, _ := strings.Cut(p.value, ":")
-		m, ok := parseNum(first)
-		if !ok || m <= 0 || m > 256 {
+	for s, m := range rrfStepsValues(ps) {
+		if m <= 0 || m > 256 {
 			continue
 		}
 		if st, ok := rc.steps[s]; ok && st.micro != m {
@@ -786,6 +772,23 @@ func (rc *rrfConfig) microsteps(s string) float64 {
 		return m
 	}
 	return 16
+}
+
+// rrfStepsValues yields each axis (and the first extruder) of an M92 or
+// M350 with its first number ("X80:80" gives 80).
+func rrfStepsValues(ps []param) iter.Seq2[string, float64] {
+	return func(yield func(string, float64) bool) {
+		for _, p := range ps {
+			s := rrfStepsSubject(p.letter)
+			if s == "" {
+				continue
+			}
+			first, _, _ := strings.Cut(p.value, ":")
+			if v, ok := parseNum(first); ok && !yield(s, v) {
+				return
+			}
+		}
+	}
 }
 
 // rrfStepsSubject is the subject of an M92/M350 letter: an axis, or the
