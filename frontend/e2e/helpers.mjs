@@ -107,6 +107,30 @@ export async function present(page) {
   }
 }
 
+/**
+ * Counts the page's requests in flight. The returned settled() resolves once none is in flight
+ * and none starts over two animation frames (time for a response's render and the fetches its
+ * effects start): the page then shows everything it loads, without playwright's networkidle
+ * wait of 500 ms of silence.
+ */
+export function trackRequests(page) {
+  const inFlight = new Set();
+  page.on('request', (r) => inFlight.add(r));
+  page.on('requestfinished', (r) => inFlight.delete(r));
+  page.on('requestfailed', (r) => inFlight.delete(r));
+  return async function settled({ timeout = 15_000 } = {}) {
+    const deadline = Date.now() + timeout;
+    for (;;) {
+      while (inFlight.size > 0) {
+        if (Date.now() > deadline) throw new Error(`requests still in flight: ${[...inFlight].map((r) => r.url()).join(', ')}`);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+      if (inFlight.size === 0) return;
+    }
+  };
+}
+
 const axeSource = await readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 /** axe-core's violations on the page, one line each. */

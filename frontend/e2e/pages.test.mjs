@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { newPage } from './browser.mjs';
-import { axeViolations, signIn, signUpViaApi, useServerAndBrowser } from './helpers.mjs';
+import { axeViolations, signIn, signUpViaApi, trackRequests, useServerAndBrowser } from './helpers.mjs';
 
 
 // The prerendered screens and a text each one shows in its HTML, before any JavaScript.
@@ -98,8 +98,10 @@ describe('pages on a phone', () => {
     for (const scheme of ['light', 'dark']) {
       const { page } = await newPage(env.browser.context, { width: 390, height: 844 });
       await page.emulateMedia({ colorScheme: scheme });
+      const settled = trackRequests(page);
       const check = async (name) => {
-        await page.waitForLoadState('networkidle');
+        await page.waitForLoadState('load');
+        await settled();
         for (const v of await axeViolations(page)) found.push(`${scheme} ${name}: ${v}`);
       };
       const visit = async (path, ready) => {
