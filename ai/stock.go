@@ -443,6 +443,20 @@ func (sm *stockMatch) differs(fa printerfiles.Fact, tol float64) (string, bool) 
 	return sv, !sameText(sv, fa.Value)
 }
 
+// above reports whether a number is above the example's by more than tol
+// (relative); never without an example for the maker's printer.
+func (sm *stockMatch) above(fa printerfiles.Fact, tol float64) bool {
+	if sm == nil || !sm.printer || !fa.HasNum {
+		return false
+	}
+	sv, ok := sm.value(factSlot{fa.Key, fa.Subject})
+	if !ok {
+		return false
+	}
+	n, err := strconv.ParseFloat(strings.TrimSpace(sv), 64)
+	return err == nil && fa.Num > n+tol*math.Abs(n)
+}
+
 // chipValue is the example's value of key for one micro-controller
 // (subject "mcu:stm32f446" for a maker's "stm32f446xx").
 func (sm *stockMatch) chipValue(key, chip string) (string, bool) {
