@@ -230,7 +230,7 @@ home_xy_position: 10, 10
 `
 	config := `M950 H1 C"e0heat" T1
 M308 S1 P"e1temp" Y"thermistor" T100000 B4138
-M92 X80 Y100 Z400 E93
+M92 X80 Y160 Z400 E93
 `
 	tests := []struct {
 		name  string

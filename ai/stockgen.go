@@ -50,6 +50,7 @@ fan.pin fan.max_power fan.heater fan.heater_temp fan.cycle_time fan.kick_start_t
 driver.type driver.uart_pin driver.tx_pin driver.uart_address driver.run_current driver.stealthchop_threshold
 driver.cs_pin driver.diag_pin driver.sense_resistor driver.hold_current
 probe.type probe.sensor_pin probe.control_pin probe.x_offset probe.y_offset probe.z_offset
+probe.trigger_height probe.speed extruder.steps_per_mm fan.fan_speed
 probe.pin_up_reports_not_triggered probe.pin_up_touch_mode_reports_triggered
 safe_z_home.x safe_z_home.y bed_mesh.mesh_min bed_mesh.mesh_max
 printer.kinematics printer.max_velocity printer.max_accel printer.max_z_velocity printer.max_z_accel
