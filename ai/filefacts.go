@@ -518,6 +518,9 @@ func (ff *fileFacts) unlike(fa printerfiles.Fact, siblings bool) bool {
 	counts := map[string]int{}
 	others := 0
 	stem := strings.TrimRight(fa.Subject, "0123456789")
+	if siblings && stem == "" {
+		return false // numbered steppers ([stepper_1], [stepper_2]) name no axis to share
+	}
 	for _, i := range ff.byKey[fa.Key] {
 		o := ff.rep.Facts[i]
 		if o.Subject == fa.Subject || siblings && strings.TrimRight(o.Subject, "0123456789") != stem {
@@ -740,8 +743,10 @@ func oneLine(s string) string {
 // 200). A rule that also needs an error or warning from a log, or the
 // maker's words or printer (a geared extruder fitted where the stock one
 // turned the other way), still holds.
+// A board's own example counts for what the board fixes: the sense
+// resistors of its built-in drivers (a Duet 3 Mini's 0.056 Ω).
 func (ff *fileFacts) shipsWithPrinter(r factRule, fa printerfiles.Fact) bool {
-	if ff.stock == nil || !ff.stock.printer || r.onStock() || fa.IsError() || len(r.Mentions) > 0 || len(r.When) > 0 {
+	if ff.stock == nil || !ff.stock.printer && !boardValues[fa.Key] || r.onStock() || fa.IsError() || len(r.Mentions) > 0 || len(r.When) > 0 {
 		return false
 	}
 	for _, c := range r.And {
@@ -749,10 +754,22 @@ func (ff *fileFacts) shipsWithPrinter(r factRule, fa printerfiles.Fact) bool {
 			return false
 		}
 	}
-	_, differs := ff.stock.differs(fa, 1e-6)
-	_, known := ff.stock.value(factSlot{fa.Key, fa.Subject})
-	return known && !differs
+	sv, known := ff.stock.value(factSlot{fa.Key, fa.Subject})
+	if !known {
+		return false
+	}
+	if n, err := strconv.ParseFloat(strings.TrimSpace(sv), 64); err == nil && fa.HasNum {
+		return math.Abs(fa.Num-n) <= 1e-6*math.Max(math.Abs(n), 1)
+	}
+	if pinKeys[fa.Key] {
+		return normPin(fa.Value) == normPin(sv)
+	}
+	return sameText(fa.Value, sv)
 }
+
+// boardValues are the settings a board example fixes for every config on
+// that board, beyond its pins and firmware build.
+var boardValues = map[string]bool{"driver.sense_resistor": true}
 
 // stockDiffers compares fa with the stock example. A board example may ask
 // for a crystal per micro-controller ("12MHz crystal" for an STM32F446,

@@ -70,7 +70,7 @@ stepper.steps_per_mm extruder.steps_per_mm stepper.max_velocity extruder.max_vel
 extruder.max_accel printer.max_accel printer.retract_accel printer.travel_accel printer.jerk_mode stepper.jerk
 extruder.jerk printer.junction_deviation stepper.dir_inverted extruder.dir_inverted stepper.home_dir
 stepper.bed_size stepper.position_min stepper.position_max endstop.hit_state endstop.inverted probe.type
-probe.x_offset probe.y_offset probe.z_offset probe.uses_z_min_pin leveling.type eeprom.enabled
+probe.x_offset probe.y_offset probe.z_offset probe.trigger_height probe.uses_z_min_pin leveling.type eeprom.enabled
 filament_sensor.enabled filament_sensor.runout_state extruder.pressure_advance driver.stealthchop_threshold
 driver.run_current driver.stallguard_threshold marlin.option`) {
 		marlinStockKeys[k] = true
