@@ -706,8 +706,8 @@ func cleanQuote(q, subject string) string {
 	}
 	if i := strings.Index(q, "!! "); i >= 0 && i < 24 {
 		q = q[i+len("!! "):]
-	} else if i := strings.IndexAny(q, "\t"); i >= 0 && i < 32 {
-		q = q[i+1:]
+	} else if i := strings.IndexAny(q, "\t"); i > 0 && i < 32 && q[0] >= '0' && q[0] <= '9' {
+		q = q[i+1:] // a console's date and time, not a config.g command before its comment
 	} else if i := strings.Index(q, "  "); i > 0 && i < 12 && strings.Trim(q[:i], "0123456789:") == "" {
 		q = q[i+2:]
 	}

@@ -174,6 +174,7 @@ func TestCleanQuote(t *testing.T) {
 		{"3/16/2024, 8:41:55 PM\tError: short-to-ground reported by driver(s) 3", "", "Error: short-to-ground reported by driver(s) 3"},
 		{"Stats 2947.0: gcodein=0  mcu: mcu_awake=0.003 bytes_write=1 extruder: target=205 temp=-14.1 pwm=1.000 sysload=0.20", "extruder", "extruder: target=205 temp=-14.1 pwm=1.000"},
 		{"echo:  M92 X80.00\x07 Y80.00", "", "M92 X80.00 Y80.00"},
+		{"M106 P0 C\"Left Tool Fan\" H1 T45\t\t\t; set fan 0 value", "fan0", "M106 P0 C\"Left Tool Fan\" H1 T45 ; set fan 0 value"},
 		{strings.Repeat("long ", 60), "", strings.TrimSpace(truncateRunes(strings.Repeat("long ", 60), maxQuoteRunes))},
 	}
 	for _, tt := range tests {
