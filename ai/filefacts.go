@@ -737,13 +737,13 @@ func oneLine(s string) string {
 }
 
 // shipsWithPrinter reports whether a rule that reads a fault into a
-// setting (weight above a relevance rule's) meets the very value the example config for the maker's own
-// printer ships: what the vendor built the printer with is not the fault
-// (a Prusa MINI's hotend fan at fan_speed 0.5, a delta's max_z_velocity of
-// 200). A rule that also needs an error or warning from a log, or the
-// maker's words or printer (a geared extruder fitted where the stock one
-// turned the other way), still holds.
-// A board's own example counts for what the board fixes: the sense
+// setting (weight above a relevance rule's) meets the very value the
+// example config for the maker's own printer ships: what the vendor built
+// the printer with is not the fault (a Prusa MINI's hotend fan at
+// fan_speed 0.5, a delta's max_z_velocity of 200). A rule that also needs
+// an error or warning from a log, or the maker's words or printer (a
+// geared extruder fitted where the stock one turned the other way), still
+// holds. A board's own example counts for what the board fixes: the sense
 // resistors of its built-in drivers (a Duet 3 Mini's 0.056 Ω).
 func (ff *fileFacts) shipsWithPrinter(r factRule, fa printerfiles.Fact) bool {
 	if ff.stock == nil || !ff.stock.printer && !boardValues[fa.Key] || r.onStock() || fa.IsError() || len(r.Mentions) > 0 || len(r.When) > 0 {
