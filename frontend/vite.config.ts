@@ -1,4 +1,5 @@
 /// <reference types="vitest/config" />
+import { availableParallelism } from 'node:os';
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 
@@ -55,5 +56,8 @@ export default defineConfig({
     setupFiles: ['./src/test/setup.ts'],
     include: ['src/**/*.test.{ts,tsx}'],
     css: false,
+    // Vitest's default is one worker fewer than the cores: a single worker on a 2-core CI runner,
+    // where the main process mostly waits. Each test file takes about as much CPU either way.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
   },
 });
