@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { newPage } from './browser.mjs';
-import { signUpViaApi, useServerAndBrowser } from './helpers.mjs';
+import { signUpViaApi, takenOver, useServerAndBrowser } from './helpers.mjs';
 
 // The script a prerendered page may load before anyone is on it: boot.js and the small entry.
 const ENTRY_BUDGET_BYTES = 12 * 1024;
@@ -34,9 +34,6 @@ async function holdApp(page) {
   });
   return { asked, release };
 }
-
-/** Resolves once the app has taken the prerendered page over (the prerender's inert marks are gone). */
-const takenOver = (page) => page.waitForFunction(() => !document.querySelector('#root [data-lf-inert]'));
 
 const appStarted = (page) =>
   page.evaluate(() => Object.keys(document.getElementById('root')).some((k) => k.startsWith('__reactContainer')));

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import { newPage } from './browser.mjs';
-import { axeViolations, present, resultsDir, signIn, signUpViaApi, useServerAndBrowser } from './helpers.mjs';
+import { axeViolations, present, resultsDir, signIn, signUpViaApi, takenOver, useServerAndBrowser } from './helpers.mjs';
 
 const SIZES = [
   { name: 'phone', width: 390, height: 844 },
@@ -58,9 +58,9 @@ describe('drafts survive failed analyses', () => {
         await noOverflow(page);
         if (status === 503) assert.deepEqual(await axeViolations(page), []);
         if (status === 503) await page.screenshot({ path: path.join(resultsDir, `draft-failure-${size.width}.png`), fullPage: false });
-        // A reload brings the same draft back.
+        // A reload brings the same draft back (once the app has replaced the prerendered form).
         await page.reload();
-        await page.getByLabel('Detailed Description').waitFor();
+        await takenOver(page);
         assert.equal(await page.getByLabel('Detailed Description').inputValue(), description);
       }
       assert.deepEqual(errors, []);

@@ -107,6 +107,12 @@ export async function present(page) {
   }
 }
 
+/**
+ * Resolves once the app has taken the prerendered page over (the prerender's inert marks are gone):
+ * until then a prerendered form shows its HTML, not the app's state (a restored draft, say).
+ */
+export const takenOver = (page) => page.waitForFunction(() => !document.querySelector('#root [data-lf-inert]'));
+
 const axeSource = await readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 /** axe-core's violations on the page, one line each. */

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { newPage } from './browser.mjs';
-import { axeViolations, signIn, signUpViaApi, useServerAndBrowser } from './helpers.mjs';
+import { axeViolations, signIn, signUpViaApi, takenOver, useServerAndBrowser } from './helpers.mjs';
 
 
 // The prerendered screens and a text each one shows in its HTML, before any JavaScript.
@@ -63,7 +63,7 @@ describe('pages on a phone', () => {
       // The app starts on the first sign of someone on the page, and hydrates it in place.
       await page.waitForLoadState('load');
       await page.mouse.move(10 + PRERENDERED.findIndex(([p]) => p === path), 300);
-      await page.waitForFunction(() => !document.querySelector('#root [data-lf-inert]'));
+      await takenOver(page);
       await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 50))));
       const after = await page.evaluate(layout);
       assert.deepEqual(after, before, `${path}: the app's first render matches the prerendered page`);
