@@ -34,6 +34,9 @@ type Engine struct {
 	titles    *fixTitles        // fix titles, for the cases' patterns
 	factRules []factRule        // every rule on the facts of attached files
 	factKeys  map[string]bool   // the keys those rules use
+
+	printerNames  *nameFinder // findPrinter on the knowledge's printers
+	materialNames *nameFinder // findMaterialInText on its materials
 }
 
 type termEntry struct {
@@ -141,6 +144,7 @@ func newEngineFS(fsys, caseFS fs.FS) (*Engine, error) {
 			p.compactNames = append(p.compactNames, compact(n))
 		}
 	}
+	e.printerNames, e.materialNames = printerFinder(kb.printers), materialFinder(kb.materials)
 	for mi, m := range kb.modes {
 		for i := range m.Signals {
 			sig := &m.Signals[i]
@@ -363,10 +367,16 @@ func (e *Engine) facts(req *Request) *facts {
 	}
 	f.mat = findMaterial(e.kb.materials, req.Material)
 	if f.mat == nil && strings.TrimSpace(req.Material) == "" {
-		f.mat = findMaterialInText(e.kb.materials, req.Description)
+		if n, ok := e.materialNames.find(strings.ToLower(req.Description), 0); ok {
+			f.mat = e.kb.materials[n.ref]
+		}
 	}
 	printerText := req.PrinterBrand + " " + req.PrinterModel
-	f.printer = findPrinter(e.kb.printers, printerText)
+	if c := compact(printerText); c != "" {
+		if n, ok := e.printerNames.find(c, 0); ok {
+			f.printer = e.kb.printers[n.ref]
+		}
+	}
 	if f.printer != nil {
 		if f.printer.Extruder != "unknown" {
 			f.extruder = f.printer.Extruder
