@@ -66,6 +66,10 @@ type kbFactCond struct {
 	// example config the maker's config comes from (numbers by more than
 	// this share of the example's value; 0: any difference).
 	DiffersFromStock *float64 `json:"differsFromStock"`
+	// AboveStock holds when the number is above the example config's by
+	// more than this share of it (a speed limit raised past what the
+	// printer was built for; a lower one is no fault).
+	AboveStock *float64 `json:"aboveStock"`
 }
 
 // kbFactRule is a condition with its weight: positive raises the mode or
@@ -143,10 +147,12 @@ func (r *kbFactRule) validate(where string) []string {
 		default:
 			bad("%s %q: unlike must be \"all\" or \"siblings\"", what, c.Key)
 		}
-		if c.DiffersFromStock != nil {
-			tests++
-			if *c.DiffersFromStock < 0 {
-				bad("%s %q: differsFromStock must not be negative", what, c.Key)
+		for name, share := range map[string]*float64{"differsFromStock": c.DiffersFromStock, "aboveStock": c.AboveStock} {
+			if share != nil {
+				tests++
+				if *share < 0 {
+					bad("%s %q: %s must not be negative", what, c.Key, name)
+				}
 			}
 		}
 		if c.Absent && tests > 0 {
@@ -182,11 +188,15 @@ func (r *kbFactRule) validate(where string) []string {
 	if strings.ContainsAny(rest, "{}") {
 		bad("fact rule %q: says may only use %s", r.Key, strings.Join(saysFields, ", "))
 	}
-	if r.DiffersFromStock == nil && (strings.Contains(r.Says, "{stock}") || strings.Contains(r.Says, "{stockName}")) {
-		bad("fact rule %q: {stock} and {stockName} need differsFromStock", r.Key)
+	if !r.onStock() && (strings.Contains(r.Says, "{stock}") || strings.Contains(r.Says, "{stockName}")) {
+		bad("fact rule %q: {stock} and {stockName} need differsFromStock or aboveStock", r.Key)
 	}
 	return errs
 }
+
+// onStock reports whether a condition compares the value with the example
+// config's.
+func (c *kbFactCond) onStock() bool { return c.DiffersFromStock != nil || c.AboveStock != nil }
 
 // factRule is a knowledge-base rule with what it belongs to.
 type factRule struct {
@@ -396,12 +406,15 @@ func (ff *fileFacts) match(r factRule, f *facts) (*factMatch, bool) {
 	if !f.all(r.When) {
 		return nil, false
 	}
+	if r.Weight > factModeShare && ff.shipsWithPrinter(r, fa) {
+		return nil, false
+	}
 	if len(r.Mentions) > 0 && !slices.ContainsFunc(r.Mentions, func(m string) bool { return mentioned(ff.text, m) }) {
 		return nil, false
 	}
 	m := &factMatch{rule: r, fact: fa, has: has}
-	if r.DiffersFromStock != nil && ff.stock != nil {
-		m.stock, _ = ff.stockDiffers(fa, *r.DiffersFromStock)
+	if r.onStock() && ff.stock != nil {
+		m.stock, _ = ff.stockDiffers(fa, 0)
 		m.from = ff.stock.title()
 	}
 	return m, true
@@ -492,6 +505,9 @@ func (ff *fileFacts) passes(c *kbFactCond, fa printerfiles.Fact) bool {
 			return false
 		}
 	}
+	if c.AboveStock != nil && !ff.stock.above(fa, *c.AboveStock) {
+		return false
+	}
 	return true
 }
 
@@ -502,6 +518,9 @@ func (ff *fileFacts) unlike(fa printerfiles.Fact, siblings bool) bool {
 	counts := map[string]int{}
 	others := 0
 	stem := strings.TrimRight(fa.Subject, "0123456789")
+	if siblings && stem == "" {
+		return false // numbered steppers ([stepper_1], [stepper_2]) name no axis to share
+	}
 	for _, i := range ff.byKey[fa.Key] {
 		o := ff.rep.Facts[i]
 		if o.Subject == fa.Subject || siblings && strings.TrimRight(o.Subject, "0123456789") != stem {
@@ -687,8 +706,8 @@ func cleanQuote(q, subject string) string {
 	}
 	if i := strings.Index(q, "!! "); i >= 0 && i < 24 {
 		q = q[i+len("!! "):]
-	} else if i := strings.IndexAny(q, "\t"); i >= 0 && i < 32 {
-		q = q[i+1:]
+	} else if i := strings.IndexAny(q, "\t"); i > 0 && i < 32 && q[0] >= '0' && q[0] <= '9' {
+		q = q[i+1:] // a console's date and time, not a config.g command before its comment
 	} else if i := strings.Index(q, "  "); i > 0 && i < 12 && strings.Trim(q[:i], "0123456789:") == "" {
 		q = q[i+2:]
 	}
@@ -716,6 +735,41 @@ func oneLine(s string) string {
 		return r
 	}, s)
 }
+
+// shipsWithPrinter reports whether a rule that reads a fault into a
+// setting (weight above a relevance rule's) meets the very value the
+// example config for the maker's own printer ships: what the vendor built
+// the printer with is not the fault (a Prusa MINI's hotend fan at
+// fan_speed 0.5, a delta's max_z_velocity of 200). A rule that also needs
+// an error or warning from a log, or the maker's words or printer (a
+// geared extruder fitted where the stock one turned the other way), still
+// holds. A board's own example counts for what the board fixes: the sense
+// resistors of its built-in drivers (a Duet 3 Mini's 0.056 Ω).
+func (ff *fileFacts) shipsWithPrinter(r factRule, fa printerfiles.Fact) bool {
+	if ff.stock == nil || !ff.stock.printer && !boardValues[fa.Key] || r.onStock() || fa.IsError() || len(r.Mentions) > 0 || len(r.When) > 0 {
+		return false
+	}
+	for _, c := range r.And {
+		if strings.HasPrefix(c.Key, "error.") || strings.HasPrefix(c.Key, "warning.") {
+			return false
+		}
+	}
+	sv, known := ff.stock.value(factSlot{fa.Key, fa.Subject})
+	if !known {
+		return false
+	}
+	if n, err := strconv.ParseFloat(strings.TrimSpace(sv), 64); err == nil && fa.HasNum {
+		return math.Abs(fa.Num-n) <= 1e-6*math.Max(math.Abs(n), 1)
+	}
+	if pinKeys[fa.Key] {
+		return normPin(fa.Value) == normPin(sv)
+	}
+	return sameText(fa.Value, sv)
+}
+
+// boardValues are the settings a board example fixes for every config on
+// that board, beyond its pins and firmware build.
+var boardValues = map[string]bool{"driver.sense_resistor": true}
 
 // stockDiffers compares fa with the stock example. A board example may ask
 // for a crystal per micro-controller ("12MHz crystal" for an STM32F446,

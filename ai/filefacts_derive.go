@@ -136,9 +136,11 @@ func derive(rep printerfiles.Report) []printerfiles.Fact {
 	}
 
 	// RepRapFirmware runs a fan only as config.g says: the hotend fan must
-	// be thermostatic (M106 P1 S1 H1 T45). A config.g whose fans all have
-	// H-1 leaves the heat break uncooled. (Klipper and Marlin printers often
-	// wire the hotend fan always on, so a missing [heater_fan] says nothing.)
+	// be thermostatic (M106 P1 S1 H1 T45) or always on (H-1 with S above
+	// 0). A config.g whose fans besides the tools' part fans (M563 F) are
+	// all off with H-1 leaves the heat break uncooled; one that defines only
+	// the part fan says nothing, as the hotend fan is then wired always on
+	// (as Klipper and Marlin printers often wire it).
 	if hasFanHeaterConfig(rep) {
 		var last printerfiles.Fact
 		thermostatic := false
@@ -146,7 +148,10 @@ func derive(rep printerfiles.Report) []printerfiles.Fact {
 			if f.Key != "fan.heater" {
 				continue
 			}
-			if f.Value != "-1" && f.Value != "" {
+			if _, part := find("fan.tool", f.Subject); part {
+				continue
+			}
+			if speed, ok := find("fan.fan_speed", f.Subject); f.Value != "-1" && f.Value != "" || ok && speed.Num > 0 {
 				thermostatic = true
 			}
 			last = f
@@ -205,10 +210,12 @@ func derive(rep printerfiles.Report) []printerfiles.Fact {
 		}
 	}
 
-	// X and Y usually share belts and pulleys: different steps per mm on
-	// a cartesian or CoreXY printer is a typing error.
-	if x, ok := find("stepper.steps_per_mm", "x"); ok && x.HasNum {
-		if y, ok := find("stepper.steps_per_mm", "y"); ok && y.HasNum && math.Abs(x.Num-y.Num) > 0.02*math.Max(x.Num, y.Num) {
+	// X and Y usually share belts and pulleys. Another pulley moves steps
+	// per mm by a quarter (16 teeth against 20: Anycubic ships its Vyper and
+	// Kobra with X 100, Y 80); half as many again or more is a microstep or
+	// typing slip.
+	if x, ok := find("stepper.steps_per_mm", "x"); ok && x.HasNum && x.Num > 0 {
+		if y, ok := find("stepper.steps_per_mm", "y"); ok && y.HasNum && y.Num > 0 && math.Max(x.Num, y.Num) >= 1.5*math.Min(x.Num, y.Num) {
 			add("derived.xy_steps_differ", "y", "X "+fmtNum(x.Num)+", Y "+fmtNum(y.Num), y)
 		}
 	}

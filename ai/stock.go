@@ -323,25 +323,41 @@ func matchStock(set *stockSet, rep printerfiles.Report, text string) *stockMatch
 			}
 		}
 	}
+	// Among the named examples the longest model wins; of one model's
+	// examples (printer-anet-a8-2017 and -2019) the one sharing the most
+	// pins, then the most settings.
 	var best *stockConfig
+	bestPins, bestShare := 0, 0.0
 	for _, cd := range cands {
 		if cd.same < bestSame-1 || !named(cd.sc) {
 			continue
 		}
-		if best == nil || len(cd.sc.model) > len(best.model) {
-			best = cd.sc
+		share := agreement(cd.sc, rep)
+		if best == nil || len(cd.sc.model) > len(best.model) ||
+			len(cd.sc.model) == len(best.model) && (cd.same > bestPins || cd.same == bestPins && share > bestShare) {
+			best, bestPins, bestShare = cd.sc, cd.same, share
 		}
 	}
 	if best != nil {
 		return &stockMatch{best, true}
 	}
 	// A printer example the config agrees with almost everywhere is the
-	// printer's own when the request names no printer an example knows.
+	// printer's own when the request names no printer an example knows,
+	// unless a board example agrees better (a board's template that a
+	// printer example was written from).
 	if !slices.ContainsFunc(set.configs, named) {
+		var top *stockConfig
+		topShare := 0.0
 		for _, cd := range cands {
-			if cd.same >= bestSame-1 && cd.sc.printer && agrees(cd.sc, rep) {
-				return &stockMatch{cd.sc, true}
+			if cd.same < bestSame-1 {
+				continue
 			}
+			if share := agreement(cd.sc, rep); share > topShare {
+				top, topShare = cd.sc, share
+			}
+		}
+		if top != nil && top.printer && topShare >= 0.85 {
+			return &stockMatch{top, true}
 		}
 	}
 	for _, cd := range cands {
@@ -353,8 +369,12 @@ func matchStock(set *stockSet, rep printerfiles.Report, text string) *stockMatch
 		return nil // a config of a board no example knows
 	}
 	for _, sc := range set.configs {
-		if named(sc) && (best == nil || len(sc.model) > len(best.model)) {
-			best = sc
+		if !named(sc) {
+			continue
+		}
+		share := agreement(sc, rep)
+		if best == nil || len(sc.model) > len(best.model) || len(sc.model) == len(best.model) && share > bestShare {
+			best, bestShare = sc, share
 		}
 	}
 	if best == nil {
@@ -363,10 +383,10 @@ func matchStock(set *stockSet, rep printerfiles.Report, text string) *stockMatch
 	return &stockMatch{best, true}
 }
 
-// agrees reports whether the maker's printer settings (not pins, not the
-// firmware build) equal the example's in at least 85 % of at least 12
-// settings both hold.
-func agrees(sc *stockConfig, rep printerfiles.Report) bool {
+// agreement is the share of the maker's printer settings (not pins, not
+// the firmware build) that equal the example's, over at least 12 settings
+// both hold; 0 with fewer.
+func agreement(sc *stockConfig, rep printerfiles.Report) float64 {
 	same, both := 0, 0
 	seen := map[factSlot]bool{}
 	for _, f := range rep.Facts {
@@ -382,7 +402,10 @@ func agrees(sc *stockConfig, rep printerfiles.Report) bool {
 			}
 		}
 	}
-	return both >= 12 && 100*same >= 85*both
+	if both < 12 {
+		return 0
+	}
+	return float64(same) / float64(both)
 }
 
 // sameText reports whether two settings read the same, ignoring case and
@@ -441,6 +464,20 @@ func (sm *stockMatch) differs(fa printerfiles.Fact, tol float64) (string, bool) 
 		return sv, math.Abs(fa.Num-n) > tol*math.Max(math.Abs(n), 1e-9)
 	}
 	return sv, !sameText(sv, fa.Value)
+}
+
+// above reports whether a number is above the example's by more than tol
+// (relative); never without an example for the maker's printer.
+func (sm *stockMatch) above(fa printerfiles.Fact, tol float64) bool {
+	if sm == nil || !sm.printer || !fa.HasNum {
+		return false
+	}
+	sv, ok := sm.value(factSlot{fa.Key, fa.Subject})
+	if !ok {
+		return false
+	}
+	n, err := strconv.ParseFloat(strings.TrimSpace(sv), 64)
+	return err == nil && fa.Num > n+tol*math.Abs(n)
 }
 
 // chipValue is the example's value of key for one micro-controller

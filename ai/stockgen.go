@@ -50,6 +50,7 @@ fan.pin fan.max_power fan.heater fan.heater_temp fan.cycle_time fan.kick_start_t
 driver.type driver.uart_pin driver.tx_pin driver.uart_address driver.run_current driver.stealthchop_threshold
 driver.cs_pin driver.diag_pin driver.sense_resistor driver.hold_current
 probe.type probe.sensor_pin probe.control_pin probe.x_offset probe.y_offset probe.z_offset
+probe.trigger_height probe.speed extruder.steps_per_mm fan.fan_speed
 probe.pin_up_reports_not_triggered probe.pin_up_touch_mode_reports_triggered
 safe_z_home.x safe_z_home.y bed_mesh.mesh_min bed_mesh.mesh_max
 printer.kinematics printer.max_velocity printer.max_accel printer.max_z_velocity printer.max_z_accel
@@ -69,7 +70,7 @@ stepper.steps_per_mm extruder.steps_per_mm stepper.max_velocity extruder.max_vel
 extruder.max_accel printer.max_accel printer.retract_accel printer.travel_accel printer.jerk_mode stepper.jerk
 extruder.jerk printer.junction_deviation stepper.dir_inverted extruder.dir_inverted stepper.home_dir
 stepper.bed_size stepper.position_min stepper.position_max endstop.hit_state endstop.inverted probe.type
-probe.x_offset probe.y_offset probe.z_offset probe.uses_z_min_pin leveling.type eeprom.enabled
+probe.x_offset probe.y_offset probe.z_offset probe.trigger_height probe.uses_z_min_pin leveling.type eeprom.enabled
 filament_sensor.enabled filament_sensor.runout_state extruder.pressure_advance driver.stealthchop_threshold
 driver.run_current driver.stallguard_threshold marlin.option`) {
 		marlinStockKeys[k] = true

@@ -152,9 +152,14 @@ func scoreLine(sc *scores, m503, recv *int, raw string) (decided bool) {
 			sc[sKlipperConsole] += 2
 		}
 	}
+	// A comment, an indented macro line or a Klipper option of a config
+	// may name a Prusa part ("# PINDA X+") without being Prusa's output.
+	k, _, isKV := klipperKV(t)
+	configText := t[0] == '#' || raw != "" && (raw[0] == ' ' || raw[0] == '\t') || isKV && klipperKnownOption(k)
 	switch {
 	case strings.HasPrefix(u, "!! "):
 		sc[sKlipperConsole] += 2
+	case configText:
 	case strings.Contains(u, "Prusa-Firmware"), strings.Contains(u, "prusa.io/"),
 		strings.Contains(u, "TM: error"), strings.Contains(u, "Heaters switched off."),
 		strings.Contains(u, "PID heatbed settings"), strings.Contains(u, "UStep resolution"),
@@ -231,6 +236,8 @@ func scoreLine(sc *scores, m503, recv *int, raw string) (decided bool) {
 			strings.Contains(t, "p\"") || strings.Contains(t, "c\"") ||
 			strings.Contains(t, " P0.") || strings.Contains(t, " P1.") || w == "M584" || w == "G31" || w == "M558") {
 			sc[sRRFConfig] += 3
+		} else if rrfConfigOnly(w, t) {
+			sc[sRRFConfig] += 2
 		} else if (w == "G1" || w == "G0") && len(t) > 4 {
 			sc[sGcode]++
 		}
@@ -356,6 +363,21 @@ func isRRFCommand(w string) bool {
 	case "M569", "M584", "M350", "M906", "M558", "G31", "M308", "M305", "M950", "M574", "M563",
 		"M557", "M671", "M591", "M307", "M143", "M140", "M915", "M918", "M575":
 		return true
+	}
+	return false
+}
+
+// rrfConfigOnly reports whether a command line is one a config.g has and
+// a Marlin or Prusa M503 report never prints (an older config.g without
+// quoted pin names reads much like a report otherwise): tools, probes,
+// axis limits, network, and M569 with a driver number.
+func rrfConfigOnly(w, t string) bool {
+	switch w {
+	case "M563", "M305", "M558", "G31", "M208", "M550", "M552", "M586", "M540", "M555", "M575",
+		"M671", "M591", "M915", "M143", "M307", "M570", "M574", "M667", "M669", "M584", "M950", "M308":
+		return true
+	case "M569":
+		return strings.Contains(t, " P")
 	}
 	return false
 }

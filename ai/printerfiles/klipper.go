@@ -44,6 +44,12 @@ type stepperCalc struct {
 	hasRot, hasMicro, hasFull, hasGear bool
 	line                               int
 	quote                              string
+	// the rail: position_endstop (its line), position_min and _max, and
+	// whether homing_positive_dir is given
+	endstop, min, max          float64
+	hasEndstop, hasMax, hasDir bool
+	endstopLine                int
+	endstopQuote               string
 }
 
 // pidCalc gathers one heater's PID values to tell stock from tuned ones.
@@ -431,6 +437,19 @@ func (kr *klipperReader) stepperOption(pfx, key, val string, n int, quote string
 	}
 	if k, ok := axisOpts[key]; ok && pfx == "stepper." {
 		c.set(pfx+k, s.subject, val, n, quote)
+		if sc := kr.stepper(s.subject); sc != nil {
+			v, isNum := parseNum(val)
+			switch {
+			case k == "homing_positive_dir":
+				sc.hasDir = true
+			case k == "position_endstop" && isNum:
+				sc.endstop, sc.hasEndstop, sc.endstopLine, sc.endstopQuote = v, true, n, quote
+			case k == "position_min" && isNum:
+				sc.min = v
+			case k == "position_max" && isNum:
+				sc.max, sc.hasMax = v, true
+			}
+		}
 		return true
 	}
 	k, ok := stepperOpts[key]
@@ -510,6 +529,18 @@ func pidSlot(list *[]pidCalc, subject string) *pidCalc {
 // finish adds what is computed from several options.
 func (kr *klipperReader) finish() {
 	for _, sc := range kr.steppers {
+		// Klipper infers homing_positive_dir when it is not given: toward
+		// max when position_endstop lies in the top quarter of the axis,
+		// toward min in the bottom quarter (klippy/stepper.py).
+		if sc.hasEndstop && sc.hasMax && !sc.hasDir && sc.max > sc.min {
+			quarter := (sc.max - sc.min) / 4
+			switch {
+			case sc.endstop <= sc.min+quarter:
+				kr.c.setBool("stepper.homing_positive_dir", sc.subject, false, sc.endstopLine, sc.endstopQuote)
+			case sc.endstop >= sc.max-quarter:
+				kr.c.setBool("stepper.homing_positive_dir", sc.subject, true, sc.endstopLine, sc.endstopQuote)
+			}
+		}
 		if !sc.hasRot || !sc.hasMicro {
 			continue
 		}

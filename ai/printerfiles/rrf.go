@@ -451,8 +451,21 @@ func (rc *rrfConfig) command(cmd string, ps []param, n int, quote string) {
 		}
 	case "M563":
 		tool, ok := num('P')
-		hs, ok2 := get('H')
-		if !ok || !ok2 || tool < 0 || tool > 16 {
+		if !ok || tool < 0 || tool > 16 {
+			return
+		}
+		// a tool's part-cooling fans: F, fan 0 when not given
+		fans, ok := get('F')
+		if !ok || fans == "" {
+			fans = "0"
+		}
+		for f := range strings.SplitSeq(fans, ":") {
+			if _, err := strconv.Atoi(f); err == nil {
+				c.setNum("fan.tool", "fan"+f, tool, n, quote)
+			}
+		}
+		hs, ok := get('H')
+		if !ok {
 			return
 		}
 		for part := range strings.SplitSeq(hs, ":") {
@@ -493,6 +506,13 @@ func (rc *rrfConfig) command(cmd string, ps []param, n int, quote string) {
 		subject := "fan" + p
 		if h, ok := get('H'); ok {
 			c.set("fan.heater", subject, h, n, quote)
+		}
+		// S is 0–1, or 0–255 as in Marlin
+		if v, ok := num('S'); ok && v >= 0 && v <= 255 {
+			if v > 1 {
+				v /= 255
+			}
+			c.setNum("fan.fan_speed", subject, v, n, quote)
 		}
 		if t, ok := get('T'); ok {
 			c.set("fan.heater_temp", subject, t, n, quote)
