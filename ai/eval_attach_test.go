@@ -20,8 +20,8 @@ type attachSet struct {
 }
 
 var attachSets = []attachSet{
-	// floors: the locked scores of change 19 (README.md), rounded down
-	{file: "testdata/attach/locked.json", locked: true, hit1: 0.633, hit3: 0.716, bareHit1: 0.066, bareHit3: 0.166},
+	// floors: the locked scores of change 20 (README.md), rounded down
+	{file: "testdata/attach/locked.json", locked: true, hit1: 0.616, hit3: 0.699, bareHit1: 0.066, bareHit3: 0.166},
 	{file: "testdata/attach/train.json"},
 	// written by the knowledge author while writing rules: a tuning set
 	{file: "testdata/attach/dev.json"},
