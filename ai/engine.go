@@ -156,6 +156,7 @@ func newEngineFS(fsys, caseFS fs.FS) (*Engine, error) {
 			m.Fixes[i].titleToks = tokens(m.Fixes[i].Title)
 			m.Fixes[i].ref = fixRef(m.ID, m.Fixes[i].Title)
 			m.Fixes[i].retract = strings.Contains(strings.ToLower(m.Fixes[i].Title), "retract")
+			m.Fixes[i].shape = shapeOfTitle(m.Fixes[i].Title)
 			e.fixByRef[m.Fixes[i].ref] = [2]int{mi, i}
 		}
 	}

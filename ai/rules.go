@@ -754,8 +754,12 @@ type ownRange struct {
 	done     bool
 }
 
-func (f *facts) ownRange(title string) (r ownRange) {
-	sh := shapeOfTitle(title)
+func (f *facts) ownRange(title string) ownRange {
+	return f.ownRangeOf(shapeOfTitle(title), title)
+}
+
+// ownRangeOf is ownRange of a title whose shape is known.
+func (f *facts) ownRangeOf(sh *titleShape, title string) (r ownRange) {
 	if sh.set < 0 {
 		return r
 	}
@@ -854,7 +858,14 @@ func roundTo(v, step float64, up bool) float64 {
 // applies reports whether a knowledge-base fix is a step for this request:
 // its conditions hold and the maker's own numbers do not already do it.
 func (f *facts) applies(fix *kbFix) bool {
-	return f.all(fix.When) && !f.ownRange(fix.Title).done
+	if !f.all(fix.When) {
+		return false
+	}
+	sh := fix.shape
+	if sh == nil { // a fix made after load
+		sh = shapeOfTitle(fix.Title)
+	}
+	return !f.ownRangeOf(sh, fix.Title).done
 }
 
 // ownDescription starts a fix's description with the maker's own value and
