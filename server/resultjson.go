@@ -79,7 +79,8 @@ func resultContent(r *ai.Result) []byte {
 // writeResult answers 200 with out, whose result enc holds encoded: the
 // JSON c.JSON would write (fields in order, a final newline).
 func writeResult(c echo.Context, out resultJSON, enc encodedResult) error {
-	if _, pretty := c.QueryParams()["pretty"]; pretty || c.Echo().Debug {
+	// The query is parsed only when there is one.
+	if c.Request().URL.RawQuery != "" && c.QueryParams().Has("pretty") || c.Echo().Debug {
 		return c.JSON(http.StatusOK, out)
 	}
 	mem := encodeMemory.Get().(*[]byte)
