@@ -493,7 +493,7 @@ func (a *analysis) fixVote(mode, fix int, top float64) float64 {
 
 // caseSteps are the fixes the nearest embedded cases confirm that the
 // ranked modes did not bring: knowledge-base fixes of other modes.
-func (a *analysis) caseSteps(added map[[2]int]bool, top float64) []candidateStep {
+func (a *analysis) caseSteps(added fixSet, top float64) []candidateStep {
 	if a.votes == nil {
 		return nil
 	}
@@ -509,8 +509,8 @@ func (a *analysis) caseSteps(added map[[2]int]bool, top float64) []candidateStep
 
 // otherFix is fix k as a candidate scored score, unless the ranked modes
 // already brought it or its conditions do not hold for this request.
-func (a *analysis) otherFix(k [2]int, added map[[2]int]bool, score float64) (candidateStep, bool) {
-	if added[k] {
+func (a *analysis) otherFix(k [2]int, added fixSet, score float64) (candidateStep, bool) {
+	if added.has(k) {
 		return candidateStep{}, false
 	}
 	f := &a.e.kb.modes[k[0]].Fixes[k[1]]

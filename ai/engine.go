@@ -37,6 +37,8 @@ type Engine struct {
 
 	printerNames  *nameFinder // findPrinter on the knowledge's printers
 	materialNames *nameFinder // findMaterialInText on its materials
+	fixBase       []int       // per mode, the number of fixes of the modes before it
+	fixCount      int         // fixes of all modes
 }
 
 type termEntry struct {
@@ -145,6 +147,10 @@ func newEngineFS(fsys, caseFS fs.FS) (*Engine, error) {
 		}
 	}
 	e.printerNames, e.materialNames = printerFinder(kb.printers), materialFinder(kb.materials)
+	for _, m := range kb.modes {
+		e.fixBase = append(e.fixBase, e.fixCount)
+		e.fixCount += len(m.Fixes)
+	}
 	for mi, m := range kb.modes {
 		for i := range m.Signals {
 			sig := &m.Signals[i]
@@ -695,7 +701,8 @@ func (a *analysis) steps() ([]Step, []ruleStep) {
 		top = 1
 	}
 	cands := a.candidateRoom()
-	added := map[[2]int]bool{}
+	added := a.e.newFixSet()
+	defer added.release()
 	// The best modes' fixes, and more modes while there are too few steps.
 	for r := 0; r < len(a.ranked); r++ {
 		s := a.ranked[r]
@@ -724,7 +731,7 @@ func (a *analysis) steps() ([]Step, []ruleStep) {
 				score: a.ev.fixScore(s.mode, fi, base*d, top) + a.fixVote(s.mode, fi, top),
 				mode:  s.mode,
 			})
-			added[[2]int{s.mode, fi}] = true
+			added.add([2]int{s.mode, fi})
 		}
 	}
 	cands = append(cands, a.caseSteps(added, top)...)
