@@ -134,7 +134,7 @@ func serve(args []string) error {
 	cfg.Version = buildVersion()
 	log := newLogger(cfg.LogFormat, cfg.LogLevel)
 	slog.SetDefault(log)
-	log.Info("starting layerfix", append([]any{"version", cfg.Version, "memory_limit", applyMemoryLimit(os.Getenv)}, cfg.Printable()...)...)
+	log.Info("starting layerfix", append([]any{"version", cfg.Version, "memory_limit", applyMemoryLimit(os.Getenv), "gc_percent", applyGCPercent(os.Getenv)}, cfg.Printable()...)...)
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()

@@ -12,10 +12,12 @@ import (
 	"go/token"
 	"io"
 	"log/slog"
+	"math"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"sync"
@@ -144,6 +146,27 @@ func TestSoftMemoryLimit(t *testing.T) {
 	env := map[string]string{"GOMEMLIMIT": "512MiB"}
 	if got := applyMemoryLimit(func(k string) string { return env[k] }); !strings.Contains(got, "operator") {
 		t.Errorf("an operator's GOMEMLIMIT was not respected: %s", got)
+	}
+}
+
+// Under a memory limit the collector runs less often unless the operator
+// chose GOGC; without a limit it keeps Go's default.
+func TestGCPercent(t *testing.T) {
+	defer debug.SetGCPercent(debug.SetGCPercent(100))
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(-1))
+	getenv := func(env map[string]string) func(string) string { return func(k string) string { return env[k] } }
+
+	debug.SetMemoryLimit(192 << 20)
+	debug.SetGCPercent(100)
+	if got := applyGCPercent(getenv(nil)); !strings.HasPrefix(got, "400 ") || debug.SetGCPercent(100) != gcPercentUnderLimit {
+		t.Errorf("under a limit: %s", got)
+	}
+	if got := applyGCPercent(getenv(map[string]string{"GOGC": "150"})); !strings.Contains(got, "operator") || debug.SetGCPercent(100) != 100 {
+		t.Errorf("an operator's GOGC was not respected: %s", got)
+	}
+	debug.SetMemoryLimit(math.MaxInt64)
+	if got := applyGCPercent(getenv(nil)); debug.SetGCPercent(100) != 100 {
+		t.Errorf("without a limit: %s", got)
 	}
 }
 

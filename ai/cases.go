@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -400,16 +401,23 @@ func (e *Engine) vote(req *Request, toks []token, p *printer) *caseVote {
 		v.learned, v.makers = map[string]float64{}, map[string]int{}
 	}
 	for _, n := range near {
-		modes := map[int]float64{}
+		// A case counts once per mode, with its strongest vote for it.
+		modes := fs.modes[:0]
 		for _, fv := range n.c.votes {
 			if caseFixWeight > 0 {
 				v.fix[[2]int{fv.mode, fv.fix}] += caseFixWeight * n.sim * fv.w
 			}
-			modes[fv.mode] = math.Max(modes[fv.mode], n.sim*fv.w)
+			w := n.sim * fv.w
+			if i := slices.IndexFunc(modes, func(m modeVote) bool { return m.mode == fv.mode }); i >= 0 {
+				modes[i].w = math.Max(modes[i].w, w)
+			} else {
+				modes = append(modes, modeVote{mode: fv.mode, w: math.Max(0, w)})
+			}
 		}
-		for mi, w := range modes {
-			v.mode[mi] += w
+		for _, m := range modes {
+			v.mode[m.mode] += m.w
 		}
+		fs.modes = modes
 	}
 	for _, n := range mine {
 		for _, ref := range n.c.steps {
@@ -440,6 +448,12 @@ func (e *Engine) SetLocalCases(cases []Case) error {
 type featureScratch struct {
 	feats []caseFeature
 	seen  map[caseFeature]struct{}
+	modes []modeVote // one neighbour's strongest vote per mode
+}
+
+type modeVote struct {
+	mode int
+	w    float64
 }
 
 var featureScratchPool = sync.Pool{New: func() any { return &featureScratch{seen: map[caseFeature]struct{}{}} }}
@@ -479,7 +493,7 @@ func (a *analysis) fixVote(mode, fix int, top float64) float64 {
 
 // caseSteps are the fixes the nearest embedded cases confirm that the
 // ranked modes did not bring: knowledge-base fixes of other modes.
-func (a *analysis) caseSteps(added map[[2]int]bool, top float64) []candidateStep {
+func (a *analysis) caseSteps(added fixSet, top float64) []candidateStep {
 	if a.votes == nil {
 		return nil
 	}
@@ -495,8 +509,8 @@ func (a *analysis) caseSteps(added map[[2]int]bool, top float64) []candidateStep
 
 // otherFix is fix k as a candidate scored score, unless the ranked modes
 // already brought it or its conditions do not hold for this request.
-func (a *analysis) otherFix(k [2]int, added map[[2]int]bool, score float64) (candidateStep, bool) {
-	if added[k] {
+func (a *analysis) otherFix(k [2]int, added fixSet, score float64) (candidateStep, bool) {
+	if added.has(k) {
 		return candidateStep{}, false
 	}
 	f := &a.e.kb.modes[k[0]].Fixes[k[1]]

@@ -34,6 +34,11 @@ type Engine struct {
 	titles    *fixTitles        // fix titles, for the cases' patterns
 	factRules []factRule        // every rule on the facts of attached files
 	factKeys  map[string]bool   // the keys those rules use
+
+	printerNames  *nameFinder // findPrinter on the knowledge's printers
+	materialNames *nameFinder // findMaterialInText on its materials
+	fixBase       []int       // per mode, the number of fixes of the modes before it
+	fixCount      int         // fixes of all modes
 }
 
 type termEntry struct {
@@ -141,6 +146,11 @@ func newEngineFS(fsys, caseFS fs.FS) (*Engine, error) {
 			p.compactNames = append(p.compactNames, compact(n))
 		}
 	}
+	e.printerNames, e.materialNames = printerFinder(kb.printers), materialFinder(kb.materials)
+	for _, m := range kb.modes {
+		e.fixBase = append(e.fixBase, e.fixCount)
+		e.fixCount += len(m.Fixes)
+	}
 	for mi, m := range kb.modes {
 		for i := range m.Signals {
 			sig := &m.Signals[i]
@@ -152,6 +162,7 @@ func newEngineFS(fsys, caseFS fs.FS) (*Engine, error) {
 			m.Fixes[i].titleToks = tokens(m.Fixes[i].Title)
 			m.Fixes[i].ref = fixRef(m.ID, m.Fixes[i].Title)
 			m.Fixes[i].retract = strings.Contains(strings.ToLower(m.Fixes[i].Title), "retract")
+			m.Fixes[i].shape = shapeOfTitle(m.Fixes[i].Title)
 			e.fixByRef[m.Fixes[i].ref] = [2]int{mi, i}
 		}
 	}
@@ -363,10 +374,16 @@ func (e *Engine) facts(req *Request) *facts {
 	}
 	f.mat = findMaterial(e.kb.materials, req.Material)
 	if f.mat == nil && strings.TrimSpace(req.Material) == "" {
-		f.mat = findMaterialInText(e.kb.materials, req.Description)
+		if n, ok := e.materialNames.find(strings.ToLower(req.Description), 0); ok {
+			f.mat = e.kb.materials[n.ref]
+		}
 	}
 	printerText := req.PrinterBrand + " " + req.PrinterModel
-	f.printer = findPrinter(e.kb.printers, printerText)
+	if c := compact(printerText); c != "" {
+		if n, ok := e.printerNames.find(c, 0); ok {
+			f.printer = e.kb.printers[n.ref]
+		}
+	}
 	if f.printer != nil {
 		if f.printer.Extruder != "unknown" {
 			f.extruder = f.printer.Extruder
@@ -684,7 +701,8 @@ func (a *analysis) steps() ([]Step, []ruleStep) {
 		top = 1
 	}
 	cands := a.candidateRoom()
-	added := map[[2]int]bool{}
+	added := a.e.newFixSet()
+	defer added.release()
 	// The best modes' fixes, and more modes while there are too few steps.
 	for r := 0; r < len(a.ranked); r++ {
 		s := a.ranked[r]
@@ -713,7 +731,7 @@ func (a *analysis) steps() ([]Step, []ruleStep) {
 				score: a.ev.fixScore(s.mode, fi, base*d, top) + a.fixVote(s.mode, fi, top),
 				mode:  s.mode,
 			})
-			added[[2]int{s.mode, fi}] = true
+			added.add([2]int{s.mode, fi})
 		}
 	}
 	cands = append(cands, a.caseSteps(added, top)...)

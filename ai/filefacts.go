@@ -616,14 +616,14 @@ func (ev *evidence) applyToModes(ranked []scored) {
 
 // factSteps are the fixes a strong fact supports whose modes the ranking
 // left out.
-func (a *analysis) factSteps(added map[[2]int]bool, top float64) []candidateStep {
+func (a *analysis) factSteps(added fixSet, top float64) []candidateStep {
 	ev := a.ev
 	if ev == nil {
 		return nil
 	}
 	var out []candidateStep
 	for k, w := range ev.fixUp {
-		if w < decisiveWeight || added[[2]int(k)] {
+		if w < decisiveWeight || added.has([2]int(k)) {
 			continue
 		}
 		f := &a.e.kb.modes[k[0]].Fixes[k[1]]

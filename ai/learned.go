@@ -78,7 +78,7 @@ func (e *Engine) knownSteps(refs []string) ([]string, float64) {
 // not reach joins when its conditions hold. A confirmed step built from
 // settings counts only when this maker's settings call for it, so it always
 // quotes this maker's numbers.
-func (a *analysis) withLearned(cands, chosen []candidateStep, added map[[2]int]bool, top float64) []candidateStep {
+func (a *analysis) withLearned(cands, chosen []candidateStep, added fixSet, top float64) []candidateStep {
 	if a.votes == nil || len(a.votes.learned) == 0 {
 		return nil
 	}

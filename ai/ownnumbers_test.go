@@ -59,6 +59,15 @@ func TestOwnNumbers(t *testing.T) {
 		if got != c.want {
 			t.Errorf("%s:\n got %+v\nwant %+v", c.name, got, c.want)
 		}
+		// Whether a fix applies is read from the numbers alone.
+		for _, m := range e.kb.modes {
+			for _, f := range m.Fixes {
+				if own, r := a.facts.ownNumbers(f.Title), a.facts.ownRange(f.Title); own.done != r.done {
+					t.Errorf("%s: %q is done %v by its numbers, %v by its words", c.name, f.Title, r.done, own.done)
+				}
+			}
+		}
+		a.release()
 	}
 }
 

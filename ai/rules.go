@@ -270,6 +270,34 @@ func findPrinter(printers []*printer, text string) *printer {
 	return best
 }
 
+// printerFinder finds what findPrinter finds in a compacted text.
+func printerFinder(printers []*printer) *nameFinder {
+	var names []foundName
+	for pi, p := range printers {
+		for _, cn := range p.compactNames {
+			l := len(cn)
+			if !p.Generic {
+				l += 1000
+			}
+			names = append(names, foundName{name: cn, score: l, ref: pi})
+		}
+	}
+	return newNameFinder(names, false)
+}
+
+// materialFinder finds what findMaterialInText finds in a lower-cased text.
+func materialFinder(mats []*material) *nameFinder {
+	var names []foundName
+	for mi, m := range mats {
+		for _, n := range m.Names {
+			if !ambiguousMaterialNames[n] {
+				names = append(names, foundName{name: n, score: len(n), ref: mi})
+			}
+		}
+	}
+	return newNameFinder(names, true)
+}
+
 // ambiguousMaterialNames are material names that are also ordinary words or
 // too short to trust when found in a description rather than the material field.
 var ambiguousMaterialNames = toSet("pa pc pp pet flex flexible wood silk glow 95a cheetah tpe")
@@ -689,22 +717,62 @@ var (
 // done. Other fixes come back as they are.
 func (f *facts) ownNumbers(title string) ownNumbers {
 	out := ownNumbers{title: title}
-	sh := shapeOfTitle(title)
-	if sh.set < 0 {
+	r := f.ownRange(title)
+	if r.set == nil {
 		return out
+	}
+	out.unit = r.set.unit
+	quote := fmt.Sprintf(r.set.says, fmtNum(r.cur)+" "+r.set.unit)
+	out.line = quote + "."
+	if r.done || r.m == nil {
+		out.done = r.done
+		return out
+	}
+	lo, hi, m := r.lo, r.hi, r.m
+	target := fmtNum(lo) + "–" + fmtNum(hi)
+	if lo == hi {
+		target = fmtNum(lo)
+	}
+	target += " " + r.set.unit
+	out.line = quote + ": try " + target + "."
+	if r.relative {
+		out.title = title[:m[0]] + "to " + target + title[m[1]:]
+	} else if amount := title[m[4]:m[1]]; amount != target {
+		out.title = title[:m[4]] + target + title[m[1]:]
+		out.amount, out.target = amount, target
+	}
+	return out
+}
+
+// ownRange is the arithmetic of ownNumbers, without its words.
+type ownRange struct {
+	set      *ownSetting // nil: the title changes none of the maker's values
+	cur      float64     // the maker's value
+	m        []int       // the title's amount (titleAmount's indexes); nil: none to move
+	lo, hi   float64     // the target
+	relative bool        // the title moves the value by its amount
+	done     bool
+}
+
+func (f *facts) ownRange(title string) ownRange {
+	return f.ownRangeOf(shapeOfTitle(title), title)
+}
+
+// ownRangeOf is ownRange of a title whose shape is known.
+func (f *facts) ownRangeOf(sh *titleShape, title string) (r ownRange) {
+	if sh.set < 0 {
+		return r
 	}
 	set := &ownSettings[sh.set]
 	p := set.value(f)
 	if p == nil || *p < 0 || math.IsNaN(*p) || math.IsInf(*p, 0) {
-		return out
+		return r
 	}
 	cur := *p
-	out.unit = set.unit
-	quote := fmt.Sprintf(set.says, fmtNum(cur)+" "+set.unit)
-	out.line = quote + "."
+	r.set, r.cur = set, cur
 	down, up, m := sh.down, sh.up, sh.amount
 	if m == nil || down == up || title[m[8]:m[9]] != set.unit {
-		return out
+		return r
 	}
 	a, _ := strconv.ParseFloat(title[m[4]:m[5]], 64)
 	b := a
@@ -719,34 +787,23 @@ func (f *facts) ownNumbers(title string) ownNumbers {
 	case relative:
 		lo, hi = cur+lo, cur+hi
 	case up && cur >= hi, down && cur <= lo:
-		out.done = true // already there, or past it
-		return out
+		r.done = true // already there, or past it
+		return r
 	case up && cur >= lo:
 		lo = math.Min(hi, roundTo(cur+(hi-cur)/2, 5, true))
 	case down && cur <= hi:
 		hi = math.Max(lo, roundTo(cur-(cur-lo)/2, 5, false))
 	}
 	if set.usual != nil && f.mat != nil {
-		r := set.usual(f.mat)
-		if down && hi < r[0] || up && lo > r[1] {
-			out.done = true // the maker is at the edge of the material's range already
-			return out
+		usual := set.usual(f.mat)
+		if down && hi < usual[0] || up && lo > usual[1] {
+			r.done = true // the maker is at the edge of the material's range already
+			return r
 		}
-		lo, hi = math.Max(lo, r[0]), math.Min(hi, r[1])
+		lo, hi = math.Max(lo, usual[0]), math.Min(hi, usual[1])
 	}
-	target := fmtNum(lo) + "–" + fmtNum(hi)
-	if lo == hi {
-		target = fmtNum(lo)
-	}
-	target += " " + set.unit
-	out.line = quote + ": try " + target + "."
-	if relative {
-		out.title = title[:m[0]] + "to " + target + title[m[1]:]
-	} else if amount := title[m[4]:m[1]]; amount != target {
-		out.title = title[:m[4]] + target + title[m[1]:]
-		out.amount, out.target = amount, target
-	}
-	return out
+	r.m, r.lo, r.hi, r.relative = m, lo, hi, relative
+	return r
 }
 
 // titleShape is what ownNumbers reads from a fix title alone: which setting
@@ -801,7 +858,14 @@ func roundTo(v, step float64, up bool) float64 {
 // applies reports whether a knowledge-base fix is a step for this request:
 // its conditions hold and the maker's own numbers do not already do it.
 func (f *facts) applies(fix *kbFix) bool {
-	return f.all(fix.When) && !f.ownNumbers(fix.Title).done
+	if !f.all(fix.When) {
+		return false
+	}
+	sh := fix.shape
+	if sh == nil { // a fix made after load
+		sh = shapeOfTitle(fix.Title)
+	}
+	return !f.ownRangeOf(sh, fix.Title).done
 }
 
 // ownDescription starts a fix's description with the maker's own value and

@@ -251,3 +251,32 @@ func (a *analysis) release() {
 	}
 	a.ranked, a.cands = nil, nil
 }
+
+// fixSet is a set of the knowledge base's fixes by mode and index, in
+// reused memory.
+type fixSet struct {
+	base []int // Engine.fixBase
+	in   *[]bool
+}
+
+var fixSetPool sync.Pool // *[]bool
+
+func (e *Engine) newFixSet() fixSet {
+	in, ok := fixSetPool.Get().(*[]bool)
+	if !ok || len(*in) < e.fixCount {
+		b := make([]bool, e.fixCount)
+		in = &b
+	}
+	return fixSet{base: e.fixBase, in: in}
+}
+
+func (s fixSet) has(k [2]int) bool { return (*s.in)[s.base[k[0]]+k[1]] }
+
+func (s fixSet) add(k [2]int) { (*s.in)[s.base[k[0]]+k[1]] = true }
+
+// release empties the set and hands its memory back; s must not be used
+// after.
+func (s fixSet) release() {
+	clear(*s.in)
+	fixSetPool.Put(s.in)
+}

@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"net/http"
 	"strconv"
 	"strings"
@@ -46,37 +47,102 @@ type resultJSON struct {
 
 // refineCanon is what a refine token binds: the analysis inputs, never the
 // photos. Attachments are bound by their digest, so a refine must send
-// the same files again; a request without any keeps its old form.
-func refineCanon(r ai.Request) []byte {
+// the same files again; a request without any keeps its old form. The
+// bytes are encoding/json's of the list [category, description, material,
+// nozzle, bed, layer height, speed, infill, brand, slicer(, digest)],
+// written without reflection.
+func refineCanon(b []byte, r ai.Request) []byte {
+	nums := [...]*float64{r.NozzleTemp, r.BedTemp, r.LayerHeight, r.PrintSpeed, r.Infill}
+	for _, v := range nums {
+		if v != nil && (math.IsNaN(*v) || math.IsInf(*v, 0)) {
+			return append(b, refineCanonReflect(r)...) // JSON has no such number
+		}
+	}
+	start := len(b)
+	b = append(b, '[')
+	for _, s := range [...]string{r.Category, r.Description, r.Material} {
+		b = append(appendJSONString(b, s), ',')
+	}
+	for _, v := range nums {
+		b = append(appendJSONNumber(b, v), ',')
+	}
+	b = append(appendJSONString(b, r.PrinterBrand), ',')
+	if r.Slicer == nil {
+		b = append(b, "null"...)
+	} else {
+		slicer, err := json.Marshal(r.Slicer)
+		if err != nil {
+			return append(b[:start], refineCanonReflect(r)...)
+		}
+		b = append(b, slicer...)
+	}
+	if len(r.Attachments) > 0 {
+		b = appendJSONString(append(b, ','), attachmentsDigest(r.Attachments))
+	}
+	return append(b, ']')
+}
+
+// refineCanonReflect is refineCanon through encoding/json.
+func refineCanonReflect(r ai.Request) []byte {
 	in := []any{r.Category, r.Description, r.Material, r.NozzleTemp, r.BedTemp,
 		r.LayerHeight, r.PrintSpeed, r.Infill, r.PrinterBrand, r.Slicer}
 	if len(r.Attachments) > 0 {
-		d := sha256.New()
-		for _, a := range r.Attachments {
-			fmt.Fprintf(d, "%d:%s%d:", len(a.Name), a.Name, len(a.Text))
-			_, _ = io.WriteString(d, a.Text) // a hash never fails a write
-		}
-		in = append(in, hex.EncodeToString(d.Sum(nil)))
+		in = append(in, attachmentsDigest(r.Attachments))
 	}
 	b, _ := json.Marshal(in)
 	return b
 }
 
-func refineMAC(key []byte, exp int64, r ai.Request) []byte {
-	m := hmac.New(sha256.New, key)
-	fmt.Fprintf(m, "refine\x00%d\x00", exp)
-	m.Write(refineCanon(r))
-	return m.Sum(nil)[:20]
+// attachmentsDigest is the hex SHA-256 of the attachments' names and texts.
+func attachmentsDigest(atts []ai.Attachment) string {
+	d := sha256.New()
+	for _, a := range atts {
+		fmt.Fprintf(d, "%d:%s%d:", len(a.Name), a.Name, len(a.Text))
+		_, _ = io.WriteString(d, a.Text) // a hash never fails a write
+	}
+	return hex.EncodeToString(d.Sum(nil))
+}
+
+// appendJSONNumber appends v as encoding/json writes a *float64 that is
+// neither NaN nor infinite: null for nil, exponents only for the very
+// small and the very large.
+func appendJSONNumber(b []byte, v *float64) []byte {
+	if v == nil {
+		return append(b, "null"...)
+	}
+	f, format := *v, byte('f')
+	if abs := math.Abs(f); abs != 0 && (abs < 1e-6 || abs >= 1e21) {
+		format = 'e'
+	}
+	b = strconv.AppendFloat(b, f, format, -1, 64)
+	if n := len(b); format == 'e' && n >= 4 && b[n-4] == 'e' && b[n-3] == '-' && b[n-2] == '0' {
+		b[n-2] = b[n-1] // e-09 is written e-9
+		b = b[:n-1]
+	}
+	return b
+}
+
+// refineMAC is the MAC a refine token carries; m is keyed and fresh.
+func refineMAC(m *keyedMAC, exp int64, r ai.Request) (mac [20]byte) {
+	b := strconv.AppendInt(append(m.buf[:0], "refine\x00"...), exp, 10)
+	b = refineCanon(append(b, 0), r)
+	m.Write(b)
+	m.buf = m.Sum(b[:0])
+	copy(mac[:], m.buf)
+	return mac
 }
 
 // refineToken signs a request whose analysis this server made and charged.
 func (t *troubleshootAPI) refineToken(ctx context.Context, r ai.Request) (string, error) {
-	key, err := t.keys.key(ctx, refineKeyName)
+	m, err := t.keys.mac(ctx, refineKeyName)
 	if err != nil {
 		return "", err
 	}
+	defer m.release()
 	exp := t.now().Add(refineTokenLife).Unix()
-	return strconv.FormatInt(exp, 10) + "." + base64.RawURLEncoding.EncodeToString(refineMAC(key, exp, r)), nil
+	mac := refineMAC(m, exp, r)
+	var buf [64]byte
+	return string(base64.RawURLEncoding.AppendEncode(append(strconv.AppendInt(buf[:0], exp, 10), '.'), mac[:])), nil
 }
 
 func (t *troubleshootAPI) validRefineToken(ctx context.Context, token string, r ai.Request) (bool, error) {
@@ -95,11 +161,13 @@ func checkRefineToken(ctx context.Context, keys *keyring, now time.Time, token s
 	if err != nil {
 		return false, nil
 	}
-	key, err := keys.key(ctx, refineKeyName)
+	m, err := keys.mac(ctx, refineKeyName)
 	if err != nil {
 		return false, err
 	}
-	return hmac.Equal(mac, refineMAC(key, exp, r)), nil
+	defer m.release()
+	want := refineMAC(m, exp, r)
+	return hmac.Equal(mac, want[:]), nil
 }
 
 // checkAnswers keeps answers to known questions only, each yes, no or

@@ -118,11 +118,12 @@ func tooLargeErr(limit int64) *APIError {
 
 // requestLogger writes one slog line per request. The path is logged
 // without its query string, and no header or body is logged, so tokens
-// and photos never reach the log.
+// and photos never reach the log. The caller's address is worked out only
+// for a line the logger's level lets through.
 func requestLogger(log *slog.Logger) echo.MiddlewareFunc {
 	return middleware.RequestLoggerWithConfig(middleware.RequestLoggerConfig{
 		LogMethod: true, LogURIPath: true, LogStatus: true, LogLatency: true,
-		LogRequestID: true, LogRemoteIP: true, LogResponseSize: true,
+		LogRequestID: true, LogResponseSize: true,
 		HandleError: true,
 		LogValuesFunc: func(c echo.Context, v middleware.RequestLoggerValues) error {
 			level := slog.LevelInfo
@@ -132,10 +133,14 @@ func requestLogger(log *slog.Logger) echo.MiddlewareFunc {
 			case strings.HasSuffix(v.URIPath, "/healthz") && v.Status == http.StatusOK:
 				level = slog.LevelDebug // probes every few seconds would drown the log
 			}
-			log.LogAttrs(c.Request().Context(), level, "request",
+			ctx := c.Request().Context()
+			if !log.Enabled(ctx, level) {
+				return nil
+			}
+			log.LogAttrs(ctx, level, "request",
 				slog.String("method", v.Method), slog.String("path", v.URIPath),
 				slog.Int("status", v.Status), slog.Duration("duration", v.Latency),
-				slog.String("request_id", v.RequestID), slog.String("ip", v.RemoteIP),
+				slog.String("request_id", v.RequestID), slog.String("ip", c.RealIP()),
 				slog.Int64("bytes", v.ResponseSize))
 			return nil
 		},
@@ -168,19 +173,30 @@ func recoverer() echo.MiddlewareFunc {
 	}
 }
 
-// securityHeaders sets the CSP and friends on every response.
+// securityHeaders sets the CSP and friends on every response. The values
+// are made once and shared by every response: a handler replaces a header
+// (Set, Add) but never writes into its value list.
 func securityHeaders(csp string, trusted []*net.IPNet) echo.MiddlewareFunc {
+	always := [...]struct {
+		name  string
+		value []string
+	}{
+		{"Content-Security-Policy", []string{csp}},
+		{"X-Content-Type-Options", []string{"nosniff"}},
+		{"Referrer-Policy", []string{"strict-origin-when-cross-origin"}},
+		{"X-Frame-Options", []string{"DENY"}},
+		{"Permissions-Policy", []string{"camera=(), microphone=(), geolocation=(), payment=(self \"https://js.stripe.com\")"}},
+		{"Cross-Origin-Opener-Policy", []string{"same-origin-allow-popups"}},
+	}
+	hsts := []string{"max-age=63072000; includeSubDomains"}
 	return func(next echo.HandlerFunc) echo.HandlerFunc {
 		return func(c echo.Context) error {
 			h := c.Response().Header()
-			h.Set("Content-Security-Policy", csp)
-			h.Set("X-Content-Type-Options", "nosniff")
-			h.Set("Referrer-Policy", "strict-origin-when-cross-origin")
-			h.Set("X-Frame-Options", "DENY")
-			h.Set("Permissions-Policy", "camera=(), microphone=(), geolocation=(), payment=(self \"https://js.stripe.com\")")
-			h.Set("Cross-Origin-Opener-Policy", "same-origin-allow-popups")
+			for _, v := range always {
+				h[v.name] = v.value // names in canonical form
+			}
 			if secureRequest(c.Request(), trusted) {
-				h.Set("Strict-Transport-Security", "max-age=63072000; includeSubDomains")
+				h["Strict-Transport-Security"] = hsts
 			}
 			return next(c)
 		}

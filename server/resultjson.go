@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"strconv"
 	"sync"
 	"unicode/utf8"
 
@@ -57,9 +58,14 @@ func (e encodedResult) release() { putEncodeMemory(e.mem, *e.mem) }
 // writeContent writes what a signature covers, what a shared guide shows:
 // the JSON object {"s": summary, "t": steps, "a": additional tips}.
 func (e encodedResult) writeContent(w io.Writer) {
-	for _, part := range [][]byte{[]byte(`{"s":`), e.summary, []byte(`,"t":`), e.steps, []byte(`,"a":`), e.tips, []byte(`}`)} {
-		_, _ = w.Write(part) // w is a buffer or a hash, which never fail
-	}
+	// w is a buffer or a hash, which never fail.
+	_, _ = io.WriteString(w, `{"s":`)
+	_, _ = w.Write(e.summary)
+	_, _ = io.WriteString(w, `,"t":`)
+	_, _ = w.Write(e.steps)
+	_, _ = io.WriteString(w, `,"a":`)
+	_, _ = w.Write(e.tips)
+	_, _ = io.WriteString(w, `}`)
 }
 
 func resultContent(r *ai.Result) []byte {
@@ -73,7 +79,8 @@ func resultContent(r *ai.Result) []byte {
 // writeResult answers 200 with out, whose result enc holds encoded: the
 // JSON c.JSON would write (fields in order, a final newline).
 func writeResult(c echo.Context, out resultJSON, enc encodedResult) error {
-	if _, pretty := c.QueryParams()["pretty"]; pretty || c.Echo().Debug {
+	// The query is parsed only when there is one.
+	if c.Request().URL.RawQuery != "" && c.QueryParams().Has("pretty") || c.Echo().Debug {
 		return c.JSON(http.StatusOK, out)
 	}
 	mem := encodeMemory.Get().(*[]byte)
@@ -108,6 +115,8 @@ func writeResult(c echo.Context, out resultJSON, enc encodedResult) error {
 	}
 	b = appendJSONString(append(b, `,"signature":`...), out.Signature)
 	b = append(b, "}\n"...)
+	// Its length is known: the body goes unchunked.
+	c.Response().Header()[echo.HeaderContentLength] = []string{strconv.Itoa(len(b))}
 	return c.Blob(http.StatusOK, echo.MIMEApplicationJSON, b)
 }
 

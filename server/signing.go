@@ -8,6 +8,7 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"fmt"
+	"hash"
 	"sync"
 
 	"github.com/layerfix/layerfix/ai"
@@ -21,6 +22,49 @@ type keyring struct {
 	}
 	mu   sync.Mutex
 	keys map[string][]byte
+	macs map[string]*sync.Pool // HMAC-SHA256 states keyed with each secret
+}
+
+// keyedMAC is an HMAC-SHA256 keyed with one of the keyring's secrets;
+// release resets it to its keyed state and hands it back for reuse.
+type keyedMAC struct {
+	hash.Hash
+	pool *sync.Pool
+	buf  []byte // room for what is signed and the sum
+}
+
+func (m *keyedMAC) release() {
+	m.Reset()
+	if cap(m.buf) > 64<<10 {
+		m.buf = nil // an outsized input is not kept
+	}
+	m.pool.Put(m)
+}
+
+// mac returns an HMAC-SHA256 keyed with the named secret. Keyed states are
+// reused: keying one hashes two blocks and allocates five times, as much
+// as signing a whole result.
+func (k *keyring) mac(ctx context.Context, name string) (*keyedMAC, error) {
+	k.mu.Lock()
+	pool := k.macs[name]
+	k.mu.Unlock()
+	if pool == nil {
+		key, err := k.key(ctx, name)
+		if err != nil {
+			return nil, err
+		}
+		k.mu.Lock()
+		if pool = k.macs[name]; pool == nil {
+			pool = &sync.Pool{}
+			pool.New = func() any { return &keyedMAC{Hash: hmac.New(sha256.New, key), pool: pool} }
+			if k.macs == nil {
+				k.macs = map[string]*sync.Pool{}
+			}
+			k.macs[name] = pool
+		}
+		k.mu.Unlock()
+	}
+	return pool.Get().(*keyedMAC), nil
 }
 
 func (k *keyring) key(ctx context.Context, name string) ([]byte, error) {
@@ -63,13 +107,14 @@ func (s resultSigner) sign(ctx context.Context, r *ai.Result) (string, error) {
 }
 
 func (s resultSigner) signEncoded(ctx context.Context, e encodedResult) (string, error) {
-	key, err := s.keys.key(ctx, resultKeyName)
+	m, err := s.keys.mac(ctx, resultKeyName)
 	if err != nil {
 		return "", err
 	}
-	m := hmac.New(sha256.New, key)
+	defer m.release()
 	e.writeContent(m)
-	return base64.RawURLEncoding.EncodeToString(m.Sum(nil)[:24]), nil
+	m.buf = m.Sum(m.buf[:0])
+	return base64.RawURLEncoding.EncodeToString(m.buf[:24]), nil
 }
 
 func (s resultSigner) valid(ctx context.Context, r *ai.Result, sig string) (bool, error) {

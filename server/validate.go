@@ -124,9 +124,9 @@ func (f *issueFields) normalize(fields map[string]string) {
 		}
 	}
 	checkSlicer(f.SlicerSettings, fields)
-	vals := map[string]*float64{"nozzleTemp": f.NozzleTemp, "bedTemp": f.BedTemp, "layerHeight": f.LayerHeight, "printSpeed": f.PrintSpeed, "infill": f.Infill}
-	for _, r := range numericRules {
-		if v := vals[r.field]; v != nil && (math.IsNaN(*v) || *v < r.min || *v > r.max) {
+	vals := [...]*float64{f.NozzleTemp, f.BedTemp, f.LayerHeight, f.PrintSpeed, f.Infill} // numericRules' order
+	for i, r := range numericRules {
+		if v := vals[i]; v != nil && (math.IsNaN(*v) || *v < r.min || *v > r.max) {
 			fields[r.field] = r.msg
 		}
 	}

@@ -23,6 +23,9 @@ import (
 // when every character is fine.
 func InvalidChar(s string, multiline bool) string {
 	for i, r := range s {
+		if r >= ' ' && r < 0x7f {
+			continue // printable ASCII, most of any text
+		}
 		if r == utf8.RuneError {
 			if _, size := utf8.DecodeRuneInString(s[i:]); size <= 1 {
 				return "bytes that are not valid UTF-8 text"
@@ -67,14 +70,15 @@ const maxMarks = 3
 func stackedMarks(s string) bool {
 	run := 0
 	for _, r := range s {
-		if unicode.Is(unicode.M, r) {
-			run++
-			if run > maxMarks {
-				return true
-			}
+		// No ASCII character is a mark.
+		if r < utf8.RuneSelf || !unicode.Is(unicode.M, r) {
+			run = 0
 			continue
 		}
-		run = 0
+		run++
+		if run > maxMarks {
+			return true
+		}
 	}
 	return false
 }

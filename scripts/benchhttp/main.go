@@ -3,7 +3,8 @@
 // first 200 on /healthz (median of 5, on a fresh and on an existing data
 // dir), then at 50 connections: the ceiling of a bare Echo JSON handler
 // and, in turns of a second with it, Layerfix's POST /api/troubleshoot with
-// the quota lifted (and the ratio of the two), POST /api/troubleshoot with
+// the quota lifted (and the ratio of the two, and of their CPU time per
+// request, client and server together), POST /api/troubleshoot with
 // the quota counted, and POST /api/issues (credit, analysis, insert), all
 // with synchronous=FULL; then checks that 20 concurrent analyses from one
 // address give exactly 3. Loopback only; it stops itself.
@@ -22,6 +23,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"sort"
+	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -65,10 +68,19 @@ func main() {
 	bare := bareEcho()
 	body := []byte(`{"category":"stringing","description":"Lots of thin strings between the two towers, PETG on my Ender 3","material":"PETG","nozzleTemp":245,"printerBrand":"Creality Ender 3 V2","images":[]}`)
 	srv := start(dir, "lifted", map[string]string{"LAYERFIX_ANON_MONTHLY_LIMIT": "unlimited", "LAYERFIX_NETWORK_MONTHLY_LIMIT": "unlimited"})
-	rb, rl := interleaved(newLoad(bare+"/hello", "GET", nil, nil), newLoad(srv.url+"/api/troubleshoot", "POST", func(int) []byte { return body }, nil))
+	lb, ll := newLoad(bare+"/hello", "GET", nil, nil), newLoad(srv.url+"/api/troubleshoot", "POST", func(int) []byte { return body }, nil)
+	lb.pids, ll.pids = []int{os.Getpid()}, []int{os.Getpid(), srv.cmd.Process.Pid}
+	rb, rl := interleaved(lb, ll)
 	fmt.Printf("bare Echo GET:                    %s\n", rb)
 	fmt.Printf("troubleshoot, quota lifted:       %s\n", rl)
 	fmt.Printf("troubleshoot / bare Echo:         %.2f\n", rl.rps/rb.rps)
+	// CPU time per request, client and server together, moves less with
+	// the machine's other load than the rates do; its ratio is what the
+	// rates' ratio would be on an otherwise idle machine.
+	if rb.cpuPerReq > 0 && rl.cpuPerReq > 0 {
+		fmt.Printf("CPU per request (client+server):  bare Echo %.1f µs, troubleshoot %.1f µs, ratio %.2f\n",
+			us(rb.cpuPerReq), us(rl.cpuPerReq), float64(rb.cpuPerReq)/float64(rl.cpuPerReq))
+	}
 	srv.stop()
 
 	// Counted: every request writes its address's count (and its network's); each worker is
@@ -121,6 +133,7 @@ type result struct {
 	codes          map[int]int64
 	rps            float64
 	p50, p99, pmax time.Duration
+	cpuPerReq      time.Duration // of the processes in pids; 0 when not measured
 }
 
 func (r result) String() string {
@@ -129,6 +142,32 @@ func (r result) String() string {
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+func us(d time.Duration) float64 { return float64(d.Nanoseconds()) / 1000 }
+
+// cpuTime is the user and system time process pid has used, from
+// /proc/pid/stat (in clock ticks of 10 ms); 0 when it cannot be read.
+func cpuTime(pid int) time.Duration {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0
+	}
+	s := string(data)
+	i := strings.LastIndexByte(s, ')') // the command name may hold spaces
+	if i < 0 {
+		return 0
+	}
+	f := strings.Fields(s[i+1:]) // state, ppid, ... utime is the 12th, stime the 13th
+	if len(f) < 13 {
+		return 0
+	}
+	user, err1 := strconv.ParseInt(f[11], 10, 64)
+	sys, err2 := strconv.ParseInt(f[12], 10, 64)
+	if err1 != nil || err2 != nil {
+		return 0
+	}
+	return time.Duration(user+sys) * 10 * time.Millisecond
+}
 
 // load sends requests from *conns workers for *duration and reports the rate and latencies.
 func load(url, method string, body []byte, _ any, headers func(worker int) map[string]string) result {
@@ -172,6 +211,8 @@ type loadRun struct {
 	codes       map[int]int64
 	errs        int64
 	elapsed     time.Duration
+	pids        []int         // processes whose CPU time the turns count
+	cpu         time.Duration // their CPU time during the turns
 }
 
 func newLoad(url, method string, bodyOf func(worker int) []byte, headers func(worker int) map[string]string) *loadRun {
@@ -190,6 +231,7 @@ func (l *loadRun) runFor(d time.Duration) {
 	var errs atomic.Int64
 	deadline := time.Now().Add(d)
 	var wg sync.WaitGroup
+	cpu0 := l.cpuNow()
 	start := time.Now()
 	for w := 0; w < *conns; w++ {
 		wg.Add(1)
@@ -231,13 +273,26 @@ func (l *loadRun) runFor(d time.Duration) {
 	}
 	wg.Wait()
 	l.elapsed += time.Since(start)
+	l.cpu += l.cpuNow() - cpu0
 	l.errs += errs.Load()
+}
+
+// cpuNow is the CPU time the processes of l.pids have used.
+func (l *loadRun) cpuNow() time.Duration {
+	var t time.Duration
+	for _, p := range l.pids {
+		t += cpuTime(p)
+	}
+	return t
 }
 
 func (l *loadRun) result() result {
 	lat := l.lat
 	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
 	r := result{n: int64(len(lat)), errs: l.errs, codes: l.codes, rps: float64(len(lat)) / l.elapsed.Seconds()}
+	if len(lat) > 0 && l.cpu > 0 {
+		r.cpuPerReq = l.cpu / time.Duration(len(lat))
+	}
 	if len(lat) > 0 {
 		r.p50, r.p99, r.pmax = lat[len(lat)/2], lat[len(lat)*99/100], lat[len(lat)-1]
 	}
