@@ -34,7 +34,7 @@ func TestRefineCanonIsEncodingJSON(t *testing.T) {
 		{},
 		{Category: "stringing", Description: "Lots of thin strings between the two towers, PETG on my Ender 3", Material: "PETG", NozzleTemp: fnum(245), PrinterBrand: "Creality Ender 3 V2"},
 		{Category: "other", Description: "<b>&amp;</b> \"quoted\" \\ back\tslash\n\u2028\u2029 \x00\x1f caf\xc3\xa9 bad\xff utf8 \U0001F600",
-			NozzleTemp: fnum(0), BedTemp: fnum(-0.0), LayerHeight: fnum(0.12), PrintSpeed: fnum(1e21), Infill: fnum(1e-7)},
+			NozzleTemp: fnum(0), BedTemp: fnum(math.Copysign(0, -1)), LayerHeight: fnum(0.12), PrintSpeed: fnum(1e21), Infill: fnum(1e-7)},
 		{NozzleTemp: fnum(123456789.125), BedTemp: fnum(1e-6), LayerHeight: fnum(9.999999e20), PrintSpeed: fnum(-2.5e-9), Infill: fnum(math.MaxFloat64)},
 		{Description: "sliced", Slicer: &ai.SlicerSettings{Slicer: "PrusaSlicer 2.7", RetractionLength: fnum(0.8), FanSpeed: fnum(100)}},
 		{Description: "files", Attachments: []ai.Attachment{{Name: "klippy.log", Text: "Timer too close"}, {Name: "M503.txt", Text: "M92 X80"}}},
