@@ -641,7 +641,7 @@ func (e *Engine) Candidates(req Request, n int) []Candidate {
 			Score:  math.Round(s.total*100) / 100,
 		}
 		for _, f := range a.modeFixes(s.mode) {
-			c.Fixes = append(c.Fixes, Step{Title: a.facts.ownNumbers(f.Title).title, Description: a.fixDescription(f), Priority: PriorityMedium})
+			c.Fixes = append(c.Fixes, Step{Title: a.facts.ownNumbers(&f).title, Description: a.fixDescription(f), Priority: PriorityMedium})
 		}
 		out = append(out, c)
 	}
@@ -679,7 +679,7 @@ func (a *analysis) fixDescription(f kbFix) string {
 	for _, n := range notes {
 		parts = append(parts, sentence(n))
 	}
-	parts = a.facts.ownDescription(a.facts.ownNumbers(f.Title), parts)
+	parts = a.facts.ownDescription(a.facts.ownNumbers(&f), parts)
 	return truncateRunes(strings.Join(parts, " "), maxDescRune)
 }
 
@@ -811,7 +811,7 @@ func (a *analysis) render(chosen []candidateStep, best float64, rules []ruleStep
 			}
 		}
 		if c.mode >= 0 {
-			c.step.Title = a.facts.ownNumbers(c.fix.Title).title
+			c.step.Title = a.facts.ownNumbers(c.fix).title
 			c.step.Description = a.fixDescription(*c.fix)
 		}
 		if c.makers > 0 {

@@ -39,7 +39,7 @@ func (e *Engine) StepRefs(req Request, titles []string) []string {
 	for _, s := range a.ranked { // a title several modes share is the likeliest mode's
 		for _, f := range e.kb.modes[s.mode].Fixes {
 			add(f.Title, f.ref)
-			add(a.facts.ownNumbers(f.Title).title, f.ref) // as this maker's numbers wrote it
+			add(a.facts.ownNumbers(&f).title, f.ref) // as this maker's numbers wrote it
 		}
 	}
 	var out []string

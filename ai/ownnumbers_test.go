@@ -2,7 +2,7 @@ package ai
 
 import (
 	"context"
-	"fmt"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -54,7 +54,7 @@ func TestOwnNumbers(t *testing.T) {
 	}
 	for _, c := range cases {
 		a := e.prepare(&c.req)
-		got := a.facts.ownNumbers(c.title)
+		got := a.facts.ownNumbers(&kbFix{Title: c.title, shape: shapeOfTitle(c.title)})
 		got.amount, got.target = "", ""
 		if got != c.want {
 			t.Errorf("%s:\n got %+v\nwant %+v", c.name, got, c.want)
@@ -62,7 +62,7 @@ func TestOwnNumbers(t *testing.T) {
 		// Whether a fix applies is read from the numbers alone.
 		for _, m := range e.kb.modes {
 			for _, f := range m.Fixes {
-				if own, r := a.facts.ownNumbers(f.Title), a.facts.ownRange(f.Title); own.done != r.done {
+				if own, r := a.facts.ownNumbers(&f), a.facts.ownRange(&f); own.done != r.done {
 					t.Errorf("%s: %q is done %v by its numbers, %v by its words", c.name, f.Title, r.done, own.done)
 				}
 			}
@@ -105,18 +105,26 @@ func TestStepsQuoteOwnNumbers(t *testing.T) {
 	}
 }
 
-// TestTitleShapesBounded: fix titles are read once and kept, but never more
-// than maxTitleShapes of them, whatever titles arrive.
-func TestTitleShapesBounded(t *testing.T) {
-	if a, b := shapeOfTitle("Lower the nozzle temperature by 5–10 °C"), shapeOfTitle("Lower the nozzle temperature by 5–10 °C"); a != b || a.set < 0 || !a.down || a.amount == nil {
-		t.Fatalf("a temperature title read as %+v / %+v", a, b)
+// TestTitleShapesReadAtLoad: every fix of the knowledge base carries the
+// shape of its title, read when the engine loads.
+func TestTitleShapesReadAtLoad(t *testing.T) {
+	if sh := shapeOfTitle("Lower the nozzle temperature by 5–10 °C"); sh.set < 0 || !sh.down || sh.up || sh.amount == nil {
+		t.Fatalf("a temperature title read as %+v", sh)
 	}
-	for i := 0; i < maxTitleShapes+500; i++ {
-		shapeOfTitle(fmt.Sprintf("Raise the print speed to %d mm/s", i))
-	}
+	e := sharedEngine(t)
 	n := 0
-	titleShapes.Range(func(_, _ any) bool { n++; return true })
-	if n > maxTitleShapes || titleShapeCount.Load() > maxTitleShapes {
-		t.Fatalf("%d titles kept (count %d), bound %d", n, titleShapeCount.Load(), maxTitleShapes)
+	for _, m := range e.kb.modes {
+		for _, f := range m.Fixes {
+			want := shapeOfTitle(f.Title)
+			if f.shape == nil || f.shape.set != want.set || f.shape.down != want.down || f.shape.up != want.up || !slices.Equal(f.shape.amount, want.amount) {
+				t.Errorf("%q: shape %+v, its title reads %+v", f.Title, f.shape, want)
+			}
+			if want.set >= 0 {
+				n++
+			}
+		}
+	}
+	if n == 0 {
+		t.Fatal("no fix title changes one of the maker's settings")
 	}
 }

@@ -8,7 +8,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 )
 
 // Conditions and rules: what the engine derives from the maker's settings,
@@ -715,9 +714,10 @@ var (
 // and "Increase travel speed to 150–250 mm/s" becomes 200–250 mm/s; travel
 // at 250 mm/s: no step), or that would leave the material's usual range, is
 // done. Other fixes come back as they are.
-func (f *facts) ownNumbers(title string) ownNumbers {
+func (f *facts) ownNumbers(fix *kbFix) ownNumbers {
+	title := fix.Title
 	out := ownNumbers{title: title}
-	r := f.ownRange(title)
+	r := f.ownRange(fix)
 	if r.set == nil {
 		return out
 	}
@@ -754,12 +754,10 @@ type ownRange struct {
 	done     bool
 }
 
-func (f *facts) ownRange(title string) ownRange {
-	return f.ownRangeOf(shapeOfTitle(title), title)
-}
-
-// ownRangeOf is ownRange of a title whose shape is known.
-func (f *facts) ownRangeOf(sh *titleShape, title string) (r ownRange) {
+// ownRange is ownRange of a fix; its title's shape is read when the
+// knowledge base loads.
+func (f *facts) ownRange(fix *kbFix) (r ownRange) {
+	sh, title := fix.shape, fix.Title
 	if sh.set < 0 {
 		return r
 	}
@@ -807,25 +805,15 @@ func (f *facts) ownRangeOf(sh *titleShape, title string) (r ownRange) {
 }
 
 // titleShape is what ownNumbers reads from a fix title alone: which setting
-// it changes, its direction and where its amount is. Titles come from the
-// knowledge base, so each is read once and kept (up to maxTitleShapes).
+// it changes, its direction and where its amount is. Each knowledge-base
+// fix's title is read once, when the knowledge base loads (kbFix.shape).
 type titleShape struct {
 	set      int // index in ownSettings, -1 when the title changes none
 	down, up bool
 	amount   []int // titleAmount's submatch indexes, nil when none
 }
 
-const maxTitleShapes = 20000
-
-var (
-	titleShapes     sync.Map // title → *titleShape
-	titleShapeCount atomic.Int64
-)
-
 func shapeOfTitle(title string) *titleShape {
-	if v, ok := titleShapes.Load(title); ok {
-		return v.(*titleShape)
-	}
 	sh := &titleShape{set: -1}
 	lower := strings.ToLower(title)
 	for i := range ownSettings {
@@ -838,11 +826,6 @@ func shapeOfTitle(title string) *titleShape {
 	if sh.set >= 0 {
 		sh.down, sh.up = hasAnyWord(lower, downWords...), hasAnyWord(lower, upWords...)
 		sh.amount = titleAmount.FindStringSubmatchIndex(title)
-	}
-	if titleShapeCount.Load() < maxTitleShapes {
-		if _, loaded := titleShapes.LoadOrStore(title, sh); !loaded {
-			titleShapeCount.Add(1)
-		}
 	}
 	return sh
 }
@@ -861,11 +844,7 @@ func (f *facts) applies(fix *kbFix) bool {
 	if !f.all(fix.When) {
 		return false
 	}
-	sh := fix.shape
-	if sh == nil { // a fix made after load
-		sh = shapeOfTitle(fix.Title)
-	}
-	return !f.ownRangeOf(sh, fix.Title).done
+	return !f.ownRange(fix).done
 }
 
 // ownDescription starts a fix's description with the maker's own value and
