@@ -94,15 +94,17 @@ export function makePng(w, h) {
 }
 
 /**
- * Shows the page someone is on it (the pointer moves), as a prerendered public page loads the app
- * only then; returns once the app's code is loading (at once on a page that starts it by itself).
+ * Shows the page someone is on it (the pointer moves, near `at`), as a prerendered public page
+ * loads the app only then; returns once the app's code is loading (at once on a page that starts
+ * it by itself). The pointer moves until then: a prerendered page imports its entry after the
+ * first paint, possibly after the load event, and a move before the entry runs goes unseen.
  */
-export async function present(page) {
+export async function present(page, at = { x: 1, y: 1 }) {
   for (let i = 0; ; i++) {
     const loading = await page.evaluate(() => performance.getEntriesByType('resource').some((e) => /\/assets\/app-[^/]+\.js$/.test(e.name)));
     if (loading) return;
     if (i >= 100) throw new Error('the app did not start loading');
-    await page.mouse.move(1 + (i % 2), 1);
+    await page.mouse.move(at.x + (i % 2), at.y);
     await page.waitForTimeout(50);
   }
 }

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { newPage } from './browser.mjs';
-import { axeViolations, signIn, signUpViaApi, takenOver, trackRequests, useServerAndBrowser } from './helpers.mjs';
+import { axeViolations, present, signIn, signUpViaApi, takenOver, trackRequests, useServerAndBrowser } from './helpers.mjs';
 
 
 // The prerendered screens and a text each one shows in its HTML, before any JavaScript.
@@ -61,8 +61,7 @@ describe('pages on a phone', () => {
       const before = await page.evaluate(layout);
       await page.evaluate(() => (window.firstHeading = document.querySelector('#root h1')));
       // The app starts on the first sign of someone on the page, and hydrates it in place.
-      await page.waitForLoadState('load');
-      await page.mouse.move(10 + PRERENDERED.findIndex(([p]) => p === path), 300);
+      await present(page, { x: 10 + PRERENDERED.findIndex(([p]) => p === path), y: 300 });
       await takenOver(page);
       await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 50))));
       const after = await page.evaluate(layout);
