@@ -82,12 +82,12 @@ func newSPA(files fs.FS, basePath string, rc RuntimeConfig) (*spa, error) {
 }
 
 func (s *spa) handle(c echo.Context) error {
+	if isAPIPath(c.Request().URL.Path, s.basePath) {
+		return notFoundErr("API endpoint")
+	}
 	p := strings.TrimPrefix(c.Request().URL.Path, s.basePath)
 	if p == "" {
 		p = "/"
-	}
-	if p == "/api" || strings.HasPrefix(p, "/api/") {
-		return notFoundErr("API endpoint")
 	}
 	name := strings.TrimPrefix(path.Clean(p), "/")
 	if name == "prerender.json" { // build input, read at start

@@ -176,11 +176,19 @@ func recoverer() echo.MiddlewareFunc {
 // securityHeaders sets the CSP and friends on every response. The values
 // are made once and shared by every response: a handler replaces a header
 // (Set, Add) but never writes into its value list.
-func securityHeaders(csp string, trusted []*net.IPNet) echo.MiddlewareFunc {
-	always := [...]struct {
+//
+// Under /api/ the answers are data (JSON, a zip, a photo, a text file),
+// never a page: they get the policy OWASP gives for APIs, which lets them
+// load nothing and be framed by nobody, and not the headers that only a
+// document uses (Permissions-Policy, Cross-Origin-Opener-Policy, the app's
+// sources). About 420 bytes less per answer: a typical analysis then
+// leaves in one write instead of two.
+func securityHeaders(csp, basePath string, trusted []*net.IPNet) echo.MiddlewareFunc {
+	type header struct {
 		name  string
 		value []string
-	}{
+	}
+	page := [...]header{
 		{"Content-Security-Policy", []string{csp}},
 		{"X-Content-Type-Options", []string{"nosniff"}},
 		{"Referrer-Policy", []string{"strict-origin-when-cross-origin"}},
@@ -188,12 +196,24 @@ func securityHeaders(csp string, trusted []*net.IPNet) echo.MiddlewareFunc {
 		{"Permissions-Policy", []string{"camera=(), microphone=(), geolocation=(), payment=(self \"https://js.stripe.com\")"}},
 		{"Cross-Origin-Opener-Policy", []string{"same-origin-allow-popups"}},
 	}
+	api := [...]header{
+		{"Content-Security-Policy", []string{apiCSP}},
+		{"X-Content-Type-Options", []string{"nosniff"}},
+		{"Referrer-Policy", []string{"no-referrer"}},
+		{"X-Frame-Options", []string{"DENY"}},
+	}
 	hsts := []string{"max-age=63072000; includeSubDomains"}
 	return func(next echo.HandlerFunc) echo.HandlerFunc {
 		return func(c echo.Context) error {
 			h := c.Response().Header()
-			for _, v := range always {
-				h[v.name] = v.value // names in canonical form
+			if isAPIPath(c.Request().URL.Path, basePath) {
+				for _, v := range api {
+					h[v.name] = v.value // names in canonical form
+				}
+			} else {
+				for _, v := range page {
+					h[v.name] = v.value
+				}
 			}
 			if secureRequest(c.Request(), trusted) {
 				h["Strict-Transport-Security"] = hsts
@@ -201,6 +221,16 @@ func securityHeaders(csp string, trusted []*net.IPNet) echo.MiddlewareFunc {
 			return next(c)
 		}
 	}
+}
+
+// apiCSP is the Content-Security-Policy of every answer under /api/.
+const apiCSP = "default-src 'none'; frame-ancestors 'none'"
+
+// isAPIPath reports whether a request path is the API's: /api or under
+// /api/, after the base path.
+func isAPIPath(p, basePath string) bool {
+	p = strings.TrimPrefix(p, basePath)
+	return p == "/api" || strings.HasPrefix(p, "/api/")
 }
 
 // contentSecurityPolicy allows the app's own origin plus exactly what the

@@ -144,7 +144,7 @@ func New(cfg *config.Config, d Deps) (*Server, error) {
 	h := s.newHandlers(d, keys, app)
 	table := routeTable(h)
 	e.Pre(middleware.RequestIDWithConfig(middleware.RequestIDConfig{}))
-	e.Use(requestLogger(d.Logger), recoverer(), securityHeaders(contentSecurityPolicy(cfg, csp), cfg.TrustedProxies),
+	e.Use(requestLogger(d.Logger), recoverer(), securityHeaders(contentSecurityPolicy(cfg, csp), cfg.BasePath, cfg.TrustedProxies),
 		routeBodyLimit(bodyLimits(table), cfg.BasePath))
 	if s.metrics != nil {
 		e.Use(s.metrics.middleware(cfg.BasePath))

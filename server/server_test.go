@@ -133,19 +133,37 @@ func TestAPINotFoundIsJSON(t *testing.T) {
 
 func TestSecurityHeaders(t *testing.T) {
 	ts := newTestServer(t, map[string]string{"LAYERFIX_GA_MEASUREMENT_ID": "G-TEST1234"}, nil)
-	for _, p := range []string{"/", "/api/pricing", "/api/nope", "/assets/index-abc123.js"} {
+	for _, p := range []string{"/", "/api/pricing", "/api/nope", "/assets/index-abc123.js", "/apidocs"} {
 		w := ts.do(t, "GET", p, "")
 		csp := w.Header().Get("Content-Security-Policy")
-		for _, want := range []string{"object-src 'none'", "base-uri 'self'", "frame-ancestors 'none'", "https://www.googletagmanager.com"} {
-			if !strings.Contains(csp, want) {
-				t.Errorf("GET %s: CSP %q lacks %q", p, csp, want)
+		if api := strings.HasPrefix(p, "/api/"); api {
+			// Data, never a page: it loads nothing, nobody frames it.
+			if csp != "default-src 'none'; frame-ancestors 'none'" || w.Header().Get("Referrer-Policy") != "no-referrer" ||
+				w.Header().Get("Permissions-Policy") != "" || w.Header().Get("X-Frame-Options") != "DENY" {
+				t.Errorf("GET %s: headers %v", p, w.Header())
+			}
+		} else {
+			for _, want := range []string{"object-src 'none'", "base-uri 'self'", "frame-ancestors 'none'", "https://www.googletagmanager.com"} {
+				if !strings.Contains(csp, want) {
+					t.Errorf("GET %s: CSP %q lacks %q", p, csp, want)
+				}
+			}
+			if w.Header().Get("Referrer-Policy") == "" || w.Header().Get("Permissions-Policy") == "" {
+				t.Errorf("GET %s: headers %v", p, w.Header())
 			}
 		}
-		if w.Header().Get("X-Content-Type-Options") != "nosniff" || w.Header().Get("Referrer-Policy") == "" {
+		if w.Header().Get("X-Content-Type-Options") != "nosniff" {
 			t.Errorf("GET %s: headers %v", p, w.Header())
 		}
 		if w.Header().Get("Strict-Transport-Security") != "" {
 			t.Errorf("HSTS over plain HTTP")
+		}
+	}
+	// Under a base path, the API is what lies under base/api/.
+	based := newTestServer(t, map[string]string{"LAYERFIX_BASE_PATH": "/lf"}, nil)
+	for p, want := range map[string]bool{"/lf/api/pricing": true, "/lf/": false, "/lf/apidocs": false} {
+		if csp := based.do(t, "GET", p, "").Header().Get("Content-Security-Policy"); (csp == apiCSP) != want {
+			t.Errorf("GET %s (base path /lf): CSP %q", p, csp)
 		}
 	}
 	w := ts.do(t, "GET", "/", "", "X-Forwarded-Proto", "https")

@@ -100,7 +100,7 @@ func TestSigningAllocations(t *testing.T) {
 // handler adds to a header.
 func TestSecurityHeadersShared(t *testing.T) {
 	e := echo.New()
-	e.Use(securityHeaders("default-src 'self'", nil))
+	e.Use(securityHeaders("default-src 'self'", "", nil))
 	e.GET("/add", func(c echo.Context) error {
 		c.Response().Header().Add("X-Frame-Options", "SAMEORIGIN")
 		c.Response().Header().Add("Content-Security-Policy", "sandbox")
