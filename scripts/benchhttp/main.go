@@ -2,6 +2,7 @@
 // the fsync rate of the data directory's disk, the time from exec to the
 // first 200 on /healthz (median of 5, on a fresh and on an existing data
 // dir), then at 50 connections: the ceiling of a bare Echo JSON handler
+// in a process of its own (and, for reference, served from this process)
 // and, in turns of a second with it, Layerfix's POST /api/troubleshoot with
 // the quota lifted (and the ratio of the two, and of their CPU time per
 // request, client and server together), POST /api/troubleshoot with
@@ -38,10 +39,15 @@ var (
 	conns    = flag.Int("c", 50, "concurrent connections")
 	starts   = flag.Int("starts", 5, "starts timed to healthy")
 	onlyTime = flag.Bool("start-only", false, "time the starts only, no load")
+	bareAddr = flag.String("serve-bare", "", "serve the bare Echo handler on this address and nothing else (the child process the benchmark starts)")
 )
 
 func main() {
 	flag.Parse()
+	if *bareAddr != "" {
+		serveBare(*bareAddr)
+		return
+	}
 	defer func() {
 		if r := recover(); r != nil {
 			stopAll()
@@ -64,13 +70,19 @@ func main() {
 	}
 
 	// The bare server and Layerfix take turns of a second: whatever else
-	// the machine runs meanwhile weighs on both alike.
-	bare := bareEcho()
+	// the machine runs meanwhile weighs on both alike. The bare server is
+	// its own process, as Layerfix is (and as both are under hey); the
+	// same handler served from this process, beside the load, is printed
+	// too: it was the reference before, and sharing one Go runtime with
+	// the load makes it cheaper than a server of its own.
+	bare := startBare()
+	inproc := bareEcho()
 	body := []byte(`{"category":"stringing","description":"Lots of thin strings between the two towers, PETG on my Ender 3","material":"PETG","nozzleTemp":245,"printerBrand":"Creality Ender 3 V2","images":[]}`)
 	srv := start(dir, "lifted", map[string]string{"LAYERFIX_ANON_MONTHLY_LIMIT": "unlimited", "LAYERFIX_NETWORK_MONTHLY_LIMIT": "unlimited"})
-	lb, ll := newLoad(bare+"/hello", "GET", nil, nil), newLoad(srv.url+"/api/troubleshoot", "POST", func(int) []byte { return body }, nil)
-	lb.pids, ll.pids = []int{os.Getpid()}, []int{os.Getpid(), srv.cmd.Process.Pid}
-	rb, rl := interleaved(lb, ll)
+	lb, li, ll := newLoad(bare.url+"/hello", "GET", nil, nil), newLoad(inproc+"/hello", "GET", nil, nil), newLoad(srv.url+"/api/troubleshoot", "POST", func(int) []byte { return body }, nil)
+	lb.pids, li.pids, ll.pids = []int{os.Getpid(), bare.cmd.Process.Pid}, []int{os.Getpid()}, []int{os.Getpid(), srv.cmd.Process.Pid}
+	rs := interleaved(lb, ll, li)
+	rb, rl, ri := rs[0], rs[1], rs[2]
 	fmt.Printf("bare Echo GET:                    %s\n", rb)
 	fmt.Printf("troubleshoot, quota lifted:       %s\n", rl)
 	fmt.Printf("troubleshoot / bare Echo:         %.2f\n", rl.rps/rb.rps)
@@ -81,6 +93,9 @@ func main() {
 		fmt.Printf("CPU per request (client+server):  bare Echo %.1f µs, troubleshoot %.1f µs, ratio %.2f\n",
 			us(rb.cpuPerReq), us(rl.cpuPerReq), float64(rb.cpuPerReq)/float64(rl.cpuPerReq))
 	}
+	fmt.Printf("bare Echo in this process:        %s\n", ri)
+	fmt.Printf("troubleshoot / in-process Echo:   %.2f\n", rl.rps/ri.rps)
+	bare.stop()
 	srv.stop()
 
 	// Counted: every request writes its address's count (and its network's); each worker is
@@ -186,17 +201,21 @@ func run(url, method string, bodyOf func(worker int) []byte, headers func(worker
 	return l.result()
 }
 
-// interleaved loads a and b in turns of a second until each had
+// interleaved loads each target in turns of a second until each had
 // *duration.
-func interleaved(a, b *loadRun) (ra, rb result) {
-	defer a.close()
-	defer b.close()
+func interleaved(loads ...*loadRun) []result {
 	for done := time.Duration(0); done < *duration; done += time.Second {
 		turn := min(time.Second, *duration-done)
-		a.runFor(turn)
-		b.runFor(turn)
+		for _, l := range loads {
+			l.runFor(turn)
+		}
 	}
-	return a.result(), b.result()
+	out := make([]result, len(loads))
+	for i, l := range loads {
+		l.close()
+		out[i] = l.result()
+	}
+	return out
 }
 
 // loadRun is one target loaded from *conns workers, possibly in several
@@ -314,14 +333,36 @@ func fsyncRate(dir string) float64 {
 	return float64(n) / time.Since(start).Seconds()
 }
 
-func bareEcho() string {
+// bareHandler is the bare Echo JSON handler Layerfix is compared with.
+func bareHandler() *echo.Echo {
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
 	e.GET("/hello", func(c echo.Context) error { return c.JSON(200, map[string]string{"hello": "world"}) })
+	return e
+}
+
+// bareEcho serves the bare handler from this process.
+func bareEcho() string {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	check(err)
-	go http.Serve(l, e) //nolint:errcheck,gosec // a loopback benchmark server, stopped with the process
+	go http.Serve(l, bareHandler()) //nolint:errcheck,gosec // a loopback benchmark server, stopped with the process
 	return "http://" + l.Addr().String()
+}
+
+// serveBare is the child process startBare runs.
+func serveBare(addr string) {
+	check(http.ListenAndServe(addr, bareHandler())) //nolint:gosec // a loopback benchmark server, killed by its parent
+}
+
+// startBare runs the bare handler in a process of its own: this program
+// again, with -serve-bare.
+func startBare() *server {
+	self, err := os.Executable()
+	check(err)
+	addr := freeAddr()
+	cmd := exec.Command(self, "-serve-bare", addr)
+	cmd.Stderr = os.Stderr
+	return launch(cmd, addr, "/hello")
 }
 
 type server struct {
@@ -348,10 +389,7 @@ func stopAll() {
 }
 
 func start(dir, name string, env map[string]string) *server {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	check(err)
-	addr := l.Addr().String()
-	l.Close()
+	addr := freeAddr()
 	data := filepath.Join(dir, name)
 	cmd := exec.Command(*bin)
 	cmd.Env = append(os.Environ(), "LAYERFIX_ADDR="+addr, "LAYERFIX_DATA_DIR="+data, "LAYERFIX_LOG_LEVEL=error")
@@ -359,13 +397,27 @@ func start(dir, name string, env map[string]string) *server {
 		cmd.Env = append(cmd.Env, k+"="+v)
 	}
 	cmd.Stderr = os.Stderr
+	return launch(cmd, addr, "/healthz")
+}
+
+// freeAddr is a loopback address with a port free a moment ago.
+func freeAddr() string {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	check(err)
+	defer l.Close()
+	return l.Addr().String()
+}
+
+// launch starts cmd, a server on addr, and waits until its health path
+// answers 200.
+func launch(cmd *exec.Cmd, addr, health string) *server {
 	check(cmd.Start())
 	s := &server{url: "http://" + addr, cmd: cmd}
 	startedMu.Lock()
 	started = append(started, s)
 	startedMu.Unlock()
 	for i := 0; i < 100; i++ {
-		if resp, err := http.Get(s.url + "/healthz"); err == nil {
+		if resp, err := http.Get(s.url + health); err == nil {
 			resp.Body.Close()
 			if resp.StatusCode == 200 {
 				return s
@@ -373,7 +425,7 @@ func start(dir, name string, env map[string]string) *server {
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
-	panic("layerfix did not start")
+	panic(cmd.Path + " did not start")
 }
 
 // startTimes times exec to the first 200 on /healthz, polled every 5 ms:
@@ -401,10 +453,7 @@ func startTimes(dir string, n int) (fresh, existing, first time.Duration) {
 }
 
 func timeStart(data string) (time.Time, time.Duration, *server) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	check(err)
-	addr := l.Addr().String()
-	l.Close()
+	addr := freeAddr()
 	cmd := exec.Command(*bin)
 	cmd.Env = append(os.Environ(), "LAYERFIX_ADDR="+addr, "LAYERFIX_DATA_DIR="+data, "LAYERFIX_LOG_LEVEL=error")
 	cmd.Stderr = os.Stderr
