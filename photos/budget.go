@@ -49,6 +49,19 @@ func NewBudget(size int64) *Budget {
 	return &Budget{sem: semaphore.NewWeighted(size), size: size}
 }
 
+// wait waits up to budgetWait for n bytes.
+func (b *Budget) wait(ctx context.Context, n int64) error {
+	wctx, cancel := context.WithTimeout(ctx, budgetWait)
+	defer cancel()
+	if err := b.sem.Acquire(wctx, n); err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return ErrBusy
+	}
+	return nil
+}
+
 // Acquire reserves n bytes; release gives them back (call it exactly once).
 func (b *Budget) Acquire(ctx context.Context, n int64) (release func(), err error) {
 	if n <= 0 {
@@ -57,13 +70,12 @@ func (b *Budget) Acquire(ctx context.Context, n int64) (release func(), err erro
 	if n > b.size {
 		return nil, errTooBig
 	}
-	wctx, cancel := context.WithTimeout(ctx, budgetWait)
-	defer cancel()
-	if err := b.sem.Acquire(wctx, n); err != nil {
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
+	// The share is free at once almost always: the timer of a wait is made
+	// only when it is not (a timer per request costs as much as the rest).
+	if !b.sem.TryAcquire(n) {
+		if err := b.wait(ctx, n); err != nil {
+			return nil, err
 		}
-		return nil, ErrBusy
 	}
 	now := b.inUse.Add(n)
 	for {
