@@ -641,7 +641,8 @@ func (e *Engine) Candidates(req Request, n int) []Candidate {
 			Score:  math.Round(s.total*100) / 100,
 		}
 		for _, f := range a.modeFixes(s.mode) {
-			c.Fixes = append(c.Fixes, Step{Title: a.facts.ownNumbers(&f).title, Description: a.fixDescription(f), Priority: PriorityMedium})
+			own := a.facts.ownNumbers(&f)
+			c.Fixes = append(c.Fixes, Step{Title: own.title, Description: a.fixDescription(&f, own), Priority: PriorityMedium})
 		}
 		out = append(out, c)
 	}
@@ -662,7 +663,7 @@ func (a *analysis) modeFixes(mi int) []kbFix {
 
 // fixDescription is a fix's description with the notes that apply to this
 // printer and material.
-func (a *analysis) fixDescription(f kbFix) string {
+func (a *analysis) fixDescription(f *kbFix, own ownNumbers) string {
 	parts := []string{f.Description}
 	if n := a.ev.note(f); n != "" {
 		parts = []string{n, f.Description}
@@ -679,7 +680,7 @@ func (a *analysis) fixDescription(f kbFix) string {
 	for _, n := range notes {
 		parts = append(parts, sentence(n))
 	}
-	parts = a.facts.ownDescription(a.facts.ownNumbers(&f), parts)
+	parts = a.facts.ownDescription(own, parts)
 	return truncateRunes(strings.Join(parts, " "), maxDescRune)
 }
 
@@ -811,8 +812,9 @@ func (a *analysis) render(chosen []candidateStep, best float64, rules []ruleStep
 			}
 		}
 		if c.mode >= 0 {
-			c.step.Title = a.facts.ownNumbers(c.fix).title
-			c.step.Description = a.fixDescription(*c.fix)
+			own := a.facts.ownNumbers(c.fix)
+			c.step.Title = own.title
+			c.step.Description = a.fixDescription(c.fix, own)
 		}
 		if c.makers > 0 {
 			c.step.Description = truncateRunes(c.step.Description+" "+confirmedNote(c.makers), maxDescRune)

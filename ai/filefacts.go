@@ -639,7 +639,7 @@ func (a *analysis) factSteps(added fixSet, top float64) []candidateStep {
 
 // note is what the fact behind a step says, to put before its description;
 // "" when no fact supports the fix.
-func (ev *evidence) note(f kbFix) string {
+func (ev *evidence) note(f *kbFix) string {
 	if ev == nil {
 		return ""
 	}
