@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode"
 )
 
 // Conditions and rules: what the engine derives from the maker's settings,
@@ -566,29 +567,35 @@ func (f *facts) valueNotes(values map[string]string) []string {
 	if len(values) == 0 {
 		return nil
 	}
+	// Each note is made as a sentence in one concatenation, and only when
+	// its value is there: most fixes have one or two of these keys.
 	var notes []string
-	add := func(key, prefix string) {
-		if v, ok := values[key]; ok {
-			notes = append(notes, prefix+v)
-		}
-	}
 	switch f.extruder {
 	case "direct":
-		who := "a direct-drive extruder"
-		if f.printer != nil {
-			who = "the direct-drive extruder of " + f.printerName()
-		}
+		key := "direct_drive"
 		if _, ok := values["direct"]; ok {
-			add("direct", "For "+who+": ")
-		} else {
-			add("direct_drive", "For "+who+": ")
+			key = "direct"
+		}
+		if v, ok := values[key]; ok {
+			if f.printer != nil {
+				notes = append(notes, noteSentence("For the direct-drive extruder of "+f.printerName()+": ", v))
+			} else {
+				notes = append(notes, noteSentence("For a direct-drive extruder: ", v))
+			}
 		}
 	case "bowden":
-		who := "a Bowden extruder"
-		if f.printer != nil {
-			who = "the Bowden extruder of " + f.printerName()
+		if v, ok := values["bowden"]; ok {
+			if f.printer != nil {
+				notes = append(notes, noteSentence("For the Bowden extruder of "+f.printerName()+": ", v))
+			} else {
+				notes = append(notes, noteSentence("For a Bowden extruder: ", v))
+			}
 		}
-		add("bowden", "For "+who+": ")
+	}
+	add := func(key, prefix string) {
+		if v, ok := values[key]; ok {
+			notes = append(notes, noteSentence(prefix, v))
+		}
 	}
 	switch {
 	case f.motion == "corexy":
@@ -604,9 +611,24 @@ func (f *facts) valueNotes(values map[string]string) []string {
 		}
 	}
 	if f.mat != nil {
-		add(f.mat.ID, "For "+f.mat.label()+": ")
+		if v, ok := values[f.mat.ID]; ok {
+			notes = append(notes, noteSentence("For "+f.mat.label()+": ", v))
+		}
 	}
 	return notes
+}
+
+// noteSentence is sentence(prefix + v), made in one concatenation instead
+// of two (prefix starts with a letter).
+func noteSentence(prefix, v string) string {
+	v = strings.TrimRightFunc(v, unicode.IsSpace)
+	if v == "" {
+		return sentence(prefix)
+	}
+	if strings.ContainsAny(v[len(v)-1:], ".!?") {
+		return prefix + v
+	}
+	return prefix + v + "."
 }
 
 // directionOf classifies a fix title that raises or lowers a setting.
@@ -847,6 +869,12 @@ func (f *facts) applies(fix *kbFix) bool {
 	return !f.ownRange(fix).done
 }
 
+// forLabel reports whether p starts "For <label>:".
+func forLabel(p, label string) bool {
+	rest, ok := strings.CutPrefix(p, "For ")
+	return ok && strings.HasPrefix(rest, label) && strings.HasPrefix(rest[len(label):], ":")
+}
+
 // ownDescription starts a fix's description with the maker's own value and
 // target; the description says the same target where it repeated the
 // title's amount, and the material's general range for the setting goes.
@@ -856,7 +884,7 @@ func (f *facts) ownDescription(own ownNumbers, parts []string) []string {
 	}
 	out := []string{own.line}
 	for i, p := range parts {
-		if i > 0 && f.mat != nil && strings.HasPrefix(p, "For "+f.mat.label()+":") && strings.Contains(p, own.unit) {
+		if i > 0 && f.mat != nil && forLabel(p, f.mat.label()) && strings.Contains(p, own.unit) {
 			continue
 		}
 		if own.amount != "" && own.target != own.amount {
