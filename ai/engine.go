@@ -151,6 +151,9 @@ func newEngineFS(fsys, caseFS fs.FS) (*Engine, error) {
 	}
 	for _, m := range kb.materials {
 		m.tip = materialTip(m)
+		if m.Hygroscopic {
+			m.dryStep = dryStep(m)
+		}
 	}
 	e.printerNames, e.materialNames = printerFinder(kb.printers), materialFinder(kb.materials)
 	for _, m := range kb.modes {

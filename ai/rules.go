@@ -352,18 +352,46 @@ func clamp01(v float64) float64 {
 	return math.Max(0, math.Min(1, v))
 }
 
+// dryStep is the step that dries a material that takes up water.
+func dryStep(m *material) Step {
+	dry := m.Dry
+	if dry == "" {
+		dry = "the maker's drying temperature for 4–8 h"
+	}
+	return Step{
+		Title: fmt.Sprintf("Dry the %s filament", m.label()),
+		Description: fmt.Sprintf("%s absorbs moisture from the air within days. Wet filament pops and hisses at the nozzle, strings, "+
+			"foams and gives rough, weak parts. Dry it at %s (filament dryer or oven with a thermometer) and print from a dry box.", m.label(), dry),
+	}
+}
+
+// The concepts of the rule steps (made once: a step shares its list, never
+// changes it).
+var (
+	conceptTemp        = []string{"temp", "hotter", "cooler"}
+	conceptRetract     = []string{"retract"}
+	conceptBed         = []string{"bed"}
+	conceptLayerHeight = []string{"layer", "height"}
+	conceptSpeed       = []string{"speed", "slow"}
+	conceptDry         = []string{"dry", "moistur", "wet"}
+	conceptFlexible    = []string{"flexibl", "tpu", "slow"}
+	conceptEnclosure   = []string{"enclos", "draft"}
+	conceptEnclosed    = []string{"creep", "chamber", "door", "lid"}
+	conceptInfill      = []string{"infill", "top"}
+	conceptFan         = []string{"fan", "cool"}
+)
+
 // ruleSteps returns the steps the request's own settings call for.
 func (f *facts) ruleSteps() []ruleStep {
 	var out []ruleStep
 	r := f.req
-	tempConcept := []string{"temp", "hotter", "cooler"}
 	if m := f.mat; m != nil && r.NozzleTemp != nil && *r.NozzleTemp > 0 {
 		t := *r.NozzleTemp
 		name, rng := m.label(), fmtRange(m.Nozzle, "°C")
 		switch {
 		case t > m.Nozzle[1]:
 			out = append(out, ruleStep{
-				cond: "nozzle_temp_above_range", concept: tempConcept, severity: f.severity("nozzle_temp_above_range"), numeric: true,
+				cond: "nozzle_temp_above_range", concept: conceptTemp, severity: f.severity("nozzle_temp_above_range"), numeric: true,
 				opposes: fixDirection{"nozzle_temp", true},
 				step: Step{
 					Title: fmt.Sprintf("Lower the nozzle temperature into the %s range (%s)", name, rng),
@@ -374,7 +402,7 @@ func (f *facts) ruleSteps() []ruleStep {
 			})
 		case t < m.Nozzle[0]:
 			out = append(out, ruleStep{
-				cond: "nozzle_temp_below_range", concept: tempConcept, severity: f.severity("nozzle_temp_below_range"), numeric: true,
+				cond: "nozzle_temp_below_range", concept: conceptTemp, severity: f.severity("nozzle_temp_below_range"), numeric: true,
 				opposes: fixDirection{"nozzle_temp", false},
 				step: Step{
 					Title: fmt.Sprintf("Raise the nozzle temperature into the %s range (%s)", name, rng),
@@ -391,7 +419,7 @@ func (f *facts) ruleSteps() []ruleStep {
 		switch {
 		case t > m.Bed[1]:
 			out = append(out, ruleStep{
-				cond: "bed_temp_above_range", concept: []string{"bed"}, severity: f.severity("bed_temp_above_range"), numeric: true,
+				cond: "bed_temp_above_range", concept: conceptBed, severity: f.severity("bed_temp_above_range"), numeric: true,
 				opposes: fixDirection{"bed_temp", true},
 				step: Step{
 					Title: fmt.Sprintf("Lower the bed temperature into the %s range (%s)", name, rng),
@@ -402,7 +430,7 @@ func (f *facts) ruleSteps() []ruleStep {
 			})
 		case t < m.Bed[0]:
 			out = append(out, ruleStep{
-				cond: "bed_temp_below_range", concept: []string{"bed"}, severity: f.severity("bed_temp_below_range"), numeric: true,
+				cond: "bed_temp_below_range", concept: conceptBed, severity: f.severity("bed_temp_below_range"), numeric: true,
 				opposes: fixDirection{"bed_temp", false},
 				step: Step{
 					Title: fmt.Sprintf("Raise the bed temperature into the %s range (%s)", name, rng),
@@ -416,7 +444,7 @@ func (f *facts) ruleSteps() []ruleStep {
 	if lh := f.num(r.LayerHeight); lh > 0.8*f.nozzle+1e-9 {
 		maxLH := 0.8 * f.nozzle
 		out = append(out, ruleStep{
-			cond: "layer_height_over_nozzle", concept: []string{"layer", "height"}, severity: f.severity("layer_height_over_nozzle"), numeric: true,
+			cond: "layer_height_over_nozzle", concept: conceptLayerHeight, severity: f.severity("layer_height_over_nozzle"), numeric: true,
 			opposes: fixDirection{"layer_height", true},
 			step: Step{
 				Title: fmt.Sprintf("Reduce the layer height to %s mm or less", fmtNum(math.Floor(maxLH*100)/100)),
@@ -433,7 +461,7 @@ func (f *facts) ruleSteps() []ruleStep {
 			mat = f.mat.label()
 		}
 		out = append(out, ruleStep{
-			cond: "speed_high", concept: []string{"speed", "slow"}, severity: f.severity("speed_high"), numeric: true,
+			cond: "speed_high", concept: conceptSpeed, severity: f.severity("speed_high"), numeric: true,
 			opposes: fixDirection{"speed", true},
 			step: Step{
 				Title: fmt.Sprintf("Slow the print speed to %s mm/s or less", fmtNum(limit)),
@@ -444,22 +472,11 @@ func (f *facts) ruleSteps() []ruleStep {
 		})
 	}
 	if m := f.mat; m != nil && m.Hygroscopic {
-		dry := m.Dry
-		if dry == "" {
-			dry = "the maker's drying temperature for 4–8 h"
-		}
-		out = append(out, ruleStep{
-			cond: "material_hygroscopic", concept: []string{"dry", "moistur", "wet"}, severity: 0.3,
-			step: Step{
-				Title: fmt.Sprintf("Dry the %s filament", m.label()),
-				Description: fmt.Sprintf("%s absorbs moisture from the air within days. Wet filament pops and hisses at the nozzle, strings, "+
-					"foams and gives rough, weak parts. Dry it at %s (filament dryer or oven with a thermometer) and print from a dry box.", m.label(), dry),
-			},
-		})
+		out = append(out, ruleStep{cond: "material_hygroscopic", concept: conceptDry, severity: 0.3, step: m.dryStep})
 	}
 	if m := f.mat; m != nil && m.Flexible && f.extruder == "bowden" {
 		out = append(out, ruleStep{
-			cond: "material_flexible", concept: []string{"flexibl", "tpu", "slow"}, severity: 0.6,
+			cond: "material_flexible", concept: conceptFlexible, severity: 0.6,
 			step: Step{
 				Title: fmt.Sprintf("Print %s slowly on the Bowden extruder (15–25 mm/s)", m.label()),
 				Description: fmt.Sprintf("%s has a Bowden extruder: soft %s compresses in the long tube, so it buckles, tangles at the extruder gear and strings. "+
@@ -470,7 +487,7 @@ func (f *facts) ruleSteps() []ruleStep {
 	}
 	if m := f.mat; m != nil && m.Enclosure && !(f.printer != nil && f.printer.Enclosed) {
 		out = append(out, ruleStep{
-			cond: "material_needs_enclosure", concept: []string{"enclos", "draft"}, severity: 0.5,
+			cond: "material_needs_enclosure", concept: conceptEnclosure, severity: 0.5,
 			step: Step{
 				Title:       fmt.Sprintf("Enclose the printer for %s and stop drafts", m.label()),
 				Description: fmt.Sprintf("%s shrinks a lot as it cools; on an open printer the upper layers cool fast, pull on the lower ones and crack or lift. Print inside an enclosure (a cardboard box or tent works) at 40–50 °C air, away from windows and fans, with the part fan at 0–20 %%.", m.label()),
@@ -479,7 +496,7 @@ func (f *facts) ruleSteps() []ruleStep {
 	}
 	if m := f.mat; m != nil && !m.Enclosure && m.Nozzle[1] <= 240 && f.printer != nil && f.printer.Enclosed {
 		out = append(out, ruleStep{
-			cond: "enclosed", concept: []string{"creep", "chamber", "door", "lid"}, severity: 0.5,
+			cond: "enclosed", concept: conceptEnclosed, severity: 0.5,
 			step: Step{
 				Title: fmt.Sprintf("Open the door or lid when printing %s", m.label()),
 				Description: fmt.Sprintf("%s is enclosed: with the door and lid closed the chamber can pass 40 °C, which softens %s in the heat break "+
@@ -493,7 +510,7 @@ func (f *facts) ruleSteps() []ruleStep {
 	}
 	if inf := r.Infill; inf != nil && *inf < 10 {
 		out = append(out, ruleStep{
-			cond: "infill_low", concept: []string{"infill", "top"}, severity: f.severity("infill_low"), numeric: true,
+			cond: "infill_low", concept: conceptInfill, severity: f.severity("infill_low"), numeric: true,
 			step: Step{
 				Title:       "Raise infill to 15–20 % and add top layers",
 				Description: fmt.Sprintf("%s %% infill leaves long unsupported spans under the top surface, which sags and shows holes (pillowing). Use 15–20 %% infill and at least 5 top layers (about 1 mm of top shell).", fmtNum(*inf)),
@@ -506,12 +523,11 @@ func (f *facts) ruleSteps() []ruleStep {
 // slicerRules are the steps the sliced file's own settings call for.
 func (f *facts) slicerRules() []ruleStep {
 	var out []ruleStep
-	retract := []string{"retract"}
 	l, _ := f.slicer(retractionLength)
 	fan, _ := f.slicer(fanSpeed)
 	if conditions["retraction_short_bowden"](f) {
 		out = append(out, ruleStep{
-			cond: "retraction_short_bowden", concept: retract, severity: clamp01((2.5 - l) / 2.5), numeric: true,
+			cond: "retraction_short_bowden", concept: conceptRetract, severity: clamp01((2.5 - l) / 2.5), numeric: true,
 			step: Step{
 				Title: fmt.Sprintf("Raise retraction to 4–6 mm for this Bowden extruder (the file has %s mm)", fmtNum(l)),
 				Description: fmt.Sprintf("Your sliced file retracts %s mm, a direct-drive value. %s: the filament has to travel back through the Bowden tube, "+
@@ -522,7 +538,7 @@ func (f *facts) slicerRules() []ruleStep {
 	}
 	if conditions["retraction_long_direct"](f) {
 		out = append(out, ruleStep{
-			cond: "retraction_long_direct", concept: retract, severity: clamp01((l - 2.5) / 3), numeric: true,
+			cond: "retraction_long_direct", concept: conceptRetract, severity: clamp01((l - 2.5) / 3), numeric: true,
 			step: Step{
 				Title: fmt.Sprintf("Lower retraction to 0.5–2 mm for this direct-drive extruder (the file has %s mm)", fmtNum(l)),
 				Description: fmt.Sprintf("Your sliced file retracts %s mm, a Bowden value. A direct-drive extruder needs 0.5–2 mm at 30–45 mm/s; "+
@@ -532,7 +548,7 @@ func (f *facts) slicerRules() []ruleStep {
 	}
 	if conditions["fan_high_for_material"](f) {
 		out = append(out, ruleStep{
-			cond: "fan_high_for_material", concept: []string{"fan", "cool"}, severity: clamp01((fan - 30) / 70), numeric: true,
+			cond: "fan_high_for_material", concept: conceptFan, severity: clamp01((fan - 30) / 70), numeric: true,
 			step: Step{
 				Title: fmt.Sprintf("Lower the part fan to 0–20 %% for %s (the file has %s %%)", f.mat.label(), fmtNum(fan)),
 				Description: fmt.Sprintf("%s shrinks as it cools: a part fan at %s %% pulls layers apart and lifts corners. Use 0–20 %% (up to 40 %% only for bridges) and keep drafts away.",
