@@ -138,6 +138,11 @@ func (f *facts) severity(c string) float64 {
 	if !f.holds(c) {
 		return 0.5
 	}
+	return f.heldSeverity(c)
+}
+
+// heldSeverity is severity of a condition known to hold.
+func (f *facts) heldSeverity(c string) float64 {
 	r := f.req
 	switch c {
 	case "nozzle_temp_above_range":
