@@ -320,8 +320,16 @@ func (e *Engine) index() {
 }
 
 func uniq(list []string) []string {
-	seen := map[string]bool{}
-	out := list[:0:0]
+	out := make([]string, 0, len(list))
+	if len(list) <= 16 { // a few words: a scan costs less than a map
+		for _, s := range list {
+			if !slices.Contains(out, s) {
+				out = append(out, s)
+			}
+		}
+		return out
+	}
+	seen := make(map[string]bool, len(list))
 	for _, s := range list {
 		if !seen[s] {
 			seen[s] = true
@@ -706,17 +714,15 @@ func (a *analysis) fixDescription(f *kbFix, own ownNumbers) string {
 	if n := a.ev.note(f); n != "" {
 		parts = append(room[:0], n, f.Description)
 	}
-	notes := a.facts.valueNotes(f.Values)
-	if len(notes) == 0 && f.retract {
+	before := len(parts)
+	parts = a.facts.appendValueNotes(parts, f.Values)
+	if len(parts) == before && f.retract {
 		switch a.facts.extruder {
 		case "bowden":
-			notes = append(notes, a.facts.extruderNote()+": Bowden retraction usually works at 4–6 mm and 40–50 mm/s.")
+			parts = append(parts, a.facts.extruderNote()+": Bowden retraction usually works at 4–6 mm and 40–50 mm/s.")
 		case "direct":
-			notes = append(notes, a.facts.extruderNote()+": direct-drive retraction usually works at 0.5–2 mm and 30–45 mm/s.")
+			parts = append(parts, a.facts.extruderNote()+": direct-drive retraction usually works at 0.5–2 mm and 30–45 mm/s.")
 		}
-	}
-	for _, n := range notes {
-		parts = append(parts, sentence(n))
 	}
 	parts = a.facts.ownDescription(own, parts)
 	return truncateRunes(strings.Join(parts, " "), maxDescRune)
@@ -1181,7 +1187,7 @@ func materialTip(mat *material) string {
 
 // tips collects material, mode and printer tips.
 func (a *analysis) tips() []string {
-	var out []string
+	out := make([]string, 0, maxTips)
 	add := func(s string) {
 		s = strings.TrimSpace(s)
 		if s == "" || len(out) >= maxTips {

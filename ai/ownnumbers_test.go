@@ -130,7 +130,7 @@ func TestTitleShapesReadAtLoad(t *testing.T) {
 }
 
 // The one-concatenation shortcuts of a fix's notes say what the plain
-// forms say: noteSentence(p, v) is sentence(p+v), forLabel(p, l) is
+// forms say: noteSentence(a, b, c, v) is sentence(a+b+c+v), forLabel(p, l) is
 // HasPrefix(p, "For "+l+":"), for values with and without end marks and
 // with trailing (also non-ASCII) space.
 func TestNoteShortcutsAreThePlainForms(t *testing.T) {
@@ -138,8 +138,14 @@ func TestNoteShortcutsAreThePlainForms(t *testing.T) {
 	values := []string{"4–6 mm", "4–6 mm.", "Try 5 mm!", "Really?", "ends in space  ", "ends in nbsp\u00a0", "tab\t", "", "   ", "x", "…"}
 	for _, p := range prefixes {
 		for _, v := range values {
-			if got, want := noteSentence(p, v), sentence(p+v); got != want {
-				t.Errorf("noteSentence(%q, %q) = %q, sentence gives %q", p, v, got, want)
+			for _, split := range []int{0, 3, len(p)} {
+				a, b, c := p[:split], p[split:], ""
+				if split == 3 {
+					a, b, c = p[:1], p[1:3], p[3:]
+				}
+				if got, want := noteSentence(a, b, c, v), sentence(p+v); got != want {
+					t.Errorf("noteSentence(%q, %q, %q, %q) = %q, sentence gives %q", a, b, c, v, got, want)
+				}
 			}
 		}
 	}

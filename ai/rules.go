@@ -592,15 +592,15 @@ func capitalize(s string) string {
 	return strings.ToUpper(s[:1]) + s[1:]
 }
 
-// valueFor returns the part of a fix's values map that applies to this
-// request: the extruder type, motion system, enclosure and material.
-func (f *facts) valueNotes(values map[string]string) []string {
+// appendValueNotes appends to notes, as sentences, the parts of a fix's
+// values map that apply to this request: the extruder type, motion system,
+// enclosure and material.
+func (f *facts) appendValueNotes(notes []string, values map[string]string) []string {
 	if len(values) == 0 {
-		return nil
+		return notes
 	}
 	// Each note is made as a sentence in one concatenation, and only when
 	// its value is there: most fixes have one or two of these keys.
-	var notes []string
 	switch f.extruder {
 	case "direct":
 		key := "direct_drive"
@@ -609,23 +609,23 @@ func (f *facts) valueNotes(values map[string]string) []string {
 		}
 		if v, ok := values[key]; ok {
 			if f.printer != nil {
-				notes = append(notes, noteSentence("For the direct-drive extruder of "+f.printerName()+": ", v))
+				notes = append(notes, noteSentence("For the direct-drive extruder of ", f.printerName(), ": ", v))
 			} else {
-				notes = append(notes, noteSentence("For a direct-drive extruder: ", v))
+				notes = append(notes, noteSentence("For a direct-drive extruder: ", "", "", v))
 			}
 		}
 	case "bowden":
 		if v, ok := values["bowden"]; ok {
 			if f.printer != nil {
-				notes = append(notes, noteSentence("For the Bowden extruder of "+f.printerName()+": ", v))
+				notes = append(notes, noteSentence("For the Bowden extruder of ", f.printerName(), ": ", v))
 			} else {
-				notes = append(notes, noteSentence("For a Bowden extruder: ", v))
+				notes = append(notes, noteSentence("For a Bowden extruder: ", "", "", v))
 			}
 		}
 	}
 	add := func(key, prefix string) {
 		if v, ok := values[key]; ok {
-			notes = append(notes, noteSentence(prefix, v))
+			notes = append(notes, noteSentence(prefix, "", "", v))
 		}
 	}
 	switch {
@@ -643,23 +643,23 @@ func (f *facts) valueNotes(values map[string]string) []string {
 	}
 	if f.mat != nil {
 		if v, ok := values[f.mat.ID]; ok {
-			notes = append(notes, noteSentence("For "+f.mat.label()+": ", v))
+			notes = append(notes, noteSentence("For ", f.mat.label(), ": ", v))
 		}
 	}
 	return notes
 }
 
-// noteSentence is sentence(prefix + v), made in one concatenation instead
-// of two (prefix starts with a letter).
-func noteSentence(prefix, v string) string {
+// noteSentence is sentence(a + b + c + v), made in one concatenation (a
+// starts with a letter).
+func noteSentence(a, b, c, v string) string {
 	v = strings.TrimRightFunc(v, unicode.IsSpace)
 	if v == "" {
-		return sentence(prefix)
+		return sentence(a + b + c)
 	}
 	if strings.ContainsAny(v[len(v)-1:], ".!?") {
-		return prefix + v
+		return a + b + c + v
 	}
-	return prefix + v + "."
+	return a + b + c + v + "."
 }
 
 // directionOf classifies a fix title that raises or lowers a setting.
