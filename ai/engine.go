@@ -145,6 +145,12 @@ func newEngineFS(fsys, caseFS fs.FS) (*Engine, error) {
 		for _, n := range p.Names {
 			p.compactNames = append(p.compactNames, compact(n))
 		}
+		if p.Notes != "" {
+			p.tip = p.Name + ": " + p.Notes
+		}
+	}
+	for _, m := range kb.materials {
+		m.tip = materialTip(m)
 	}
 	e.printerNames, e.materialNames = printerFinder(kb.printers), materialFinder(kb.materials)
 	for _, m := range kb.modes {
@@ -152,6 +158,7 @@ func newEngineFS(fsys, caseFS fs.FS) (*Engine, error) {
 		e.fixCount += len(m.Fixes)
 	}
 	for mi, m := range kb.modes {
+		m.head = "This looks most like " + lowerFirst(m.Name) + " (" + CategoryLabels[m.Category] + "). " + sentence(m.Summary)
 		for i := range m.Signals {
 			sig := &m.Signals[i]
 			sig.cond, sig.negate = strings.CutPrefix(sig.When, "!")
@@ -1069,6 +1076,7 @@ func (a *analysis) historyStep() *candidateStep {
 // summary says what the engine believes is happening and why.
 func (a *analysis) summary(rules []ruleStep) string {
 	var b strings.Builder
+	b.Grow(maxSummaryRune)
 	f := a.facts
 	if len(a.ranked) == 0 {
 		b.WriteString("The knowledge base is empty, so these are general checks.")
@@ -1077,9 +1085,9 @@ func (a *analysis) summary(rules []ruleStep) string {
 		m := a.e.kb.modes[top.mode]
 		note := a.ev.summaryNote(top.mode) // the file line that decided it
 		if top.text > 0 || note != "" {
-			fmt.Fprintf(&b, "This looks most like %s (%s). %s", lowerFirst(m.Name), CategoryLabels[m.Category], sentence(m.Summary))
+			b.WriteString(m.head)
 			if ev := uniq(top.evidence); len(ev) > 0 {
-				fmt.Fprintf(&b, " Your description mentions %s.", quoteList(ev, 4))
+				b.WriteString(" Your description mentions " + quoteList(ev, 4) + ".")
 			}
 			if note != "" {
 				b.WriteString(" " + note)
@@ -1127,6 +1135,19 @@ func (a *analysis) summary(rules []ruleStep) string {
 	return truncateRunes(strings.TrimSpace(b.String()), maxSummaryRune)
 }
 
+// materialTip is a material's usual settings, as the tips say them.
+func materialTip(mat *material) string {
+	tip := fmt.Sprintf("%s usually prints at %s on the nozzle and %s on the bed", mat.label(), fmtRange(mat.Nozzle, "°C"), fmtRange(mat.Bed, "°C"))
+	if mat.Fan != "" {
+		tip += ", part fan " + mat.Fan
+	}
+	tip += "."
+	if mat.Dry != "" && mat.Hygroscopic {
+		tip += " Dry it at " + mat.Dry + " before printing."
+	}
+	return tip
+}
+
 // tips collects material, mode and printer tips.
 func (a *analysis) tips() []string {
 	var out []string
@@ -1151,15 +1172,7 @@ func (a *analysis) tips() []string {
 		}
 	}
 	if mat := a.facts.mat; mat != nil {
-		tip := fmt.Sprintf("%s usually prints at %s on the nozzle and %s on the bed", mat.label(), fmtRange(mat.Nozzle, "°C"), fmtRange(mat.Bed, "°C"))
-		if mat.Fan != "" {
-			tip += ", part fan " + mat.Fan
-		}
-		tip += "."
-		if mat.Dry != "" && mat.Hygroscopic {
-			tip += " Dry it at " + mat.Dry + " before printing."
-		}
-		add(tip)
+		add(mat.tip)
 		add(mat.Notes)
 	}
 	if len(a.ranked) > 1 && a.ranked[1].text > 0 {
@@ -1168,8 +1181,8 @@ func (a *analysis) tips() []string {
 			add(m.Tips[0])
 		}
 	}
-	if p := a.facts.printer; p != nil && p.Notes != "" {
-		add(p.Name + ": " + p.Notes)
+	if p := a.facts.printer; p != nil {
+		add(p.tip)
 	}
 	add("Change one setting at a time and print a small test piece after each change, so you know which change fixed it.")
 	add("Write down the settings that worked (slicer profile name, temperatures, retraction) so the fix survives the next slicer update.")

@@ -61,6 +61,8 @@ type kbMode struct {
 	FilesOnly bool `json:"filesOnly"`
 
 	file string // where the mode was read from, for error messages
+	// head opens a summary that finds this mode most likely; set at load.
+	head string
 }
 
 type kbFix struct {
@@ -109,6 +111,8 @@ type material struct {
 	Abrasive    bool       `json:"abrasive"`
 	Notes       string     `json:"notes"`
 	Sources     []kbSource `json:"sources"`
+
+	tip string // the usual settings, as the tips say them; set at load
 }
 
 type printer struct {
@@ -125,6 +129,7 @@ type printer struct {
 	Notes    string   `json:"notes"`
 
 	compactNames []string // Names with only letters and digits, set at load
+	tip          string   // "Name: notes", set at load when there are notes
 }
 
 type knowledge struct {
