@@ -104,6 +104,12 @@ interface Fields {
 
 const emptyFields: Fields = { displayName: '', email: '', password: '', confirm: '' };
 
+/** A signed-out notice warns (a disabled account is an error); any other notice is a success. */
+function noticeSeverity(state: { disabled?: boolean } | null, signedOut: boolean): 'error' | 'warning' | 'success' {
+  if (!signedOut) return 'success';
+  return state?.disabled ? 'error' : 'warning';
+}
+
 export default function Login() {
   // Every navigation to /login starts the screen afresh: 'Get Started' while on /login, or the
   // sign-in after a new password (same address, since the link's code left it at start).
@@ -116,7 +122,7 @@ function LoginScreen() {
   const actions = useAuthActions();
   const { toast } = useToast();
   const navigate = useNavigate();
-  const location = useLocation() as Location<{ from?: Location; notice?: string; signedOut?: boolean } | null>;
+  const location = useLocation() as Location<{ from?: Location; notice?: string; signedOut?: boolean; disabled?: boolean } | null>;
   // A session that ended by itself has been explained once it is shown here.
   const signedOutNotice = location.state?.signedOut === true;
   useEffect(forgetSessionEnded, []);
@@ -343,7 +349,7 @@ function LoginScreen() {
             </Alert>
           )}
           {success && (
-            <Alert severity={signedOutNotice && success === location.state?.notice ? 'warning' : 'success'} data-testid="auth-success">
+            <Alert severity={noticeSeverity(location.state, signedOutNotice && success === location.state?.notice)} data-testid="auth-success">
               {success}
             </Alert>
           )}
