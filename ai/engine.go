@@ -151,6 +151,9 @@ func newEngineFS(fsys, caseFS fs.FS) (*Engine, error) {
 	}
 	for _, m := range kb.materials {
 		m.tip = materialTip(m)
+		if m.Hygroscopic {
+			m.dryStep = dryStep(m)
+		}
 	}
 	e.printerNames, e.materialNames = printerFinder(kb.printers), materialFinder(kb.materials)
 	for _, m := range kb.modes {
@@ -671,9 +674,10 @@ func (a *analysis) modeFixes(mi int) []kbFix {
 // fixDescription is a fix's description with the notes that apply to this
 // printer and material.
 func (a *analysis) fixDescription(f *kbFix, own ownNumbers) string {
-	parts := []string{f.Description}
+	var room [8]string // most descriptions have a few parts
+	parts := append(room[:0], f.Description)
 	if n := a.ev.note(f); n != "" {
-		parts = []string{n, f.Description}
+		parts = append(room[:0], n, f.Description)
 	}
 	notes := a.facts.valueNotes(f.Values)
 	if len(notes) == 0 && f.retract {

@@ -112,7 +112,8 @@ type material struct {
 	Notes       string     `json:"notes"`
 	Sources     []kbSource `json:"sources"`
 
-	tip string // the usual settings, as the tips say them; set at load
+	tip     string // the usual settings, as the tips say them; set at load
+	dryStep Step   // the step that dries it, when it takes up water; set at load
 }
 
 type printer struct {

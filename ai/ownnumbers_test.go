@@ -128,3 +128,26 @@ func TestTitleShapesReadAtLoad(t *testing.T) {
 		t.Fatal("no fix title changes one of the maker's settings")
 	}
 }
+
+// The one-concatenation shortcuts of a fix's notes say what the plain
+// forms say: noteSentence(p, v) is sentence(p+v), forLabel(p, l) is
+// HasPrefix(p, "For "+l+":"), for values with and without end marks and
+// with trailing (also non-ASCII) space.
+func TestNoteShortcutsAreThePlainForms(t *testing.T) {
+	prefixes := []string{"For PETG: ", "On a CoreXY printer: ", "For the Bowden extruder of Creality Ender 3 V2: "}
+	values := []string{"4–6 mm", "4–6 mm.", "Try 5 mm!", "Really?", "ends in space  ", "ends in nbsp\u00a0", "tab\t", "", "   ", "x", "…"}
+	for _, p := range prefixes {
+		for _, v := range values {
+			if got, want := noteSentence(p, v), sentence(p+v); got != want {
+				t.Errorf("noteSentence(%q, %q) = %q, sentence gives %q", p, v, got, want)
+			}
+		}
+	}
+	for _, p := range []string{"For PETG: dry it", "For PETG dry it", "For PET: x", "For PETG:", "Fo", "For ", "For PETG-CF: x", ""} {
+		for _, l := range []string{"PETG", "PET", ""} {
+			if got, want := forLabel(p, l), strings.HasPrefix(p, "For "+l+":"); got != want {
+				t.Errorf("forLabel(%q, %q) = %v, want %v", p, l, got, want)
+			}
+		}
+	}
+}

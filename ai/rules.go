@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode"
 )
 
 // Conditions and rules: what the engine derives from the maker's settings,
@@ -351,18 +352,46 @@ func clamp01(v float64) float64 {
 	return math.Max(0, math.Min(1, v))
 }
 
+// dryStep is the step that dries a material that takes up water.
+func dryStep(m *material) Step {
+	dry := m.Dry
+	if dry == "" {
+		dry = "the maker's drying temperature for 4–8 h"
+	}
+	return Step{
+		Title: fmt.Sprintf("Dry the %s filament", m.label()),
+		Description: fmt.Sprintf("%s absorbs moisture from the air within days. Wet filament pops and hisses at the nozzle, strings, "+
+			"foams and gives rough, weak parts. Dry it at %s (filament dryer or oven with a thermometer) and print from a dry box.", m.label(), dry),
+	}
+}
+
+// The concepts of the rule steps (made once: a step shares its list, never
+// changes it).
+var (
+	conceptTemp        = []string{"temp", "hotter", "cooler"}
+	conceptRetract     = []string{"retract"}
+	conceptBed         = []string{"bed"}
+	conceptLayerHeight = []string{"layer", "height"}
+	conceptSpeed       = []string{"speed", "slow"}
+	conceptDry         = []string{"dry", "moistur", "wet"}
+	conceptFlexible    = []string{"flexibl", "tpu", "slow"}
+	conceptEnclosure   = []string{"enclos", "draft"}
+	conceptEnclosed    = []string{"creep", "chamber", "door", "lid"}
+	conceptInfill      = []string{"infill", "top"}
+	conceptFan         = []string{"fan", "cool"}
+)
+
 // ruleSteps returns the steps the request's own settings call for.
 func (f *facts) ruleSteps() []ruleStep {
 	var out []ruleStep
 	r := f.req
-	tempConcept := []string{"temp", "hotter", "cooler"}
 	if m := f.mat; m != nil && r.NozzleTemp != nil && *r.NozzleTemp > 0 {
 		t := *r.NozzleTemp
 		name, rng := m.label(), fmtRange(m.Nozzle, "°C")
 		switch {
 		case t > m.Nozzle[1]:
 			out = append(out, ruleStep{
-				cond: "nozzle_temp_above_range", concept: tempConcept, severity: f.severity("nozzle_temp_above_range"), numeric: true,
+				cond: "nozzle_temp_above_range", concept: conceptTemp, severity: f.severity("nozzle_temp_above_range"), numeric: true,
 				opposes: fixDirection{"nozzle_temp", true},
 				step: Step{
 					Title: fmt.Sprintf("Lower the nozzle temperature into the %s range (%s)", name, rng),
@@ -373,7 +402,7 @@ func (f *facts) ruleSteps() []ruleStep {
 			})
 		case t < m.Nozzle[0]:
 			out = append(out, ruleStep{
-				cond: "nozzle_temp_below_range", concept: tempConcept, severity: f.severity("nozzle_temp_below_range"), numeric: true,
+				cond: "nozzle_temp_below_range", concept: conceptTemp, severity: f.severity("nozzle_temp_below_range"), numeric: true,
 				opposes: fixDirection{"nozzle_temp", false},
 				step: Step{
 					Title: fmt.Sprintf("Raise the nozzle temperature into the %s range (%s)", name, rng),
@@ -390,7 +419,7 @@ func (f *facts) ruleSteps() []ruleStep {
 		switch {
 		case t > m.Bed[1]:
 			out = append(out, ruleStep{
-				cond: "bed_temp_above_range", concept: []string{"bed"}, severity: f.severity("bed_temp_above_range"), numeric: true,
+				cond: "bed_temp_above_range", concept: conceptBed, severity: f.severity("bed_temp_above_range"), numeric: true,
 				opposes: fixDirection{"bed_temp", true},
 				step: Step{
 					Title: fmt.Sprintf("Lower the bed temperature into the %s range (%s)", name, rng),
@@ -401,7 +430,7 @@ func (f *facts) ruleSteps() []ruleStep {
 			})
 		case t < m.Bed[0]:
 			out = append(out, ruleStep{
-				cond: "bed_temp_below_range", concept: []string{"bed"}, severity: f.severity("bed_temp_below_range"), numeric: true,
+				cond: "bed_temp_below_range", concept: conceptBed, severity: f.severity("bed_temp_below_range"), numeric: true,
 				opposes: fixDirection{"bed_temp", false},
 				step: Step{
 					Title: fmt.Sprintf("Raise the bed temperature into the %s range (%s)", name, rng),
@@ -415,7 +444,7 @@ func (f *facts) ruleSteps() []ruleStep {
 	if lh := f.num(r.LayerHeight); lh > 0.8*f.nozzle+1e-9 {
 		maxLH := 0.8 * f.nozzle
 		out = append(out, ruleStep{
-			cond: "layer_height_over_nozzle", concept: []string{"layer", "height"}, severity: f.severity("layer_height_over_nozzle"), numeric: true,
+			cond: "layer_height_over_nozzle", concept: conceptLayerHeight, severity: f.severity("layer_height_over_nozzle"), numeric: true,
 			opposes: fixDirection{"layer_height", true},
 			step: Step{
 				Title: fmt.Sprintf("Reduce the layer height to %s mm or less", fmtNum(math.Floor(maxLH*100)/100)),
@@ -432,7 +461,7 @@ func (f *facts) ruleSteps() []ruleStep {
 			mat = f.mat.label()
 		}
 		out = append(out, ruleStep{
-			cond: "speed_high", concept: []string{"speed", "slow"}, severity: f.severity("speed_high"), numeric: true,
+			cond: "speed_high", concept: conceptSpeed, severity: f.severity("speed_high"), numeric: true,
 			opposes: fixDirection{"speed", true},
 			step: Step{
 				Title: fmt.Sprintf("Slow the print speed to %s mm/s or less", fmtNum(limit)),
@@ -443,22 +472,11 @@ func (f *facts) ruleSteps() []ruleStep {
 		})
 	}
 	if m := f.mat; m != nil && m.Hygroscopic {
-		dry := m.Dry
-		if dry == "" {
-			dry = "the maker's drying temperature for 4–8 h"
-		}
-		out = append(out, ruleStep{
-			cond: "material_hygroscopic", concept: []string{"dry", "moistur", "wet"}, severity: 0.3,
-			step: Step{
-				Title: fmt.Sprintf("Dry the %s filament", m.label()),
-				Description: fmt.Sprintf("%s absorbs moisture from the air within days. Wet filament pops and hisses at the nozzle, strings, "+
-					"foams and gives rough, weak parts. Dry it at %s (filament dryer or oven with a thermometer) and print from a dry box.", m.label(), dry),
-			},
-		})
+		out = append(out, ruleStep{cond: "material_hygroscopic", concept: conceptDry, severity: 0.3, step: m.dryStep})
 	}
 	if m := f.mat; m != nil && m.Flexible && f.extruder == "bowden" {
 		out = append(out, ruleStep{
-			cond: "material_flexible", concept: []string{"flexibl", "tpu", "slow"}, severity: 0.6,
+			cond: "material_flexible", concept: conceptFlexible, severity: 0.6,
 			step: Step{
 				Title: fmt.Sprintf("Print %s slowly on the Bowden extruder (15–25 mm/s)", m.label()),
 				Description: fmt.Sprintf("%s has a Bowden extruder: soft %s compresses in the long tube, so it buckles, tangles at the extruder gear and strings. "+
@@ -469,7 +487,7 @@ func (f *facts) ruleSteps() []ruleStep {
 	}
 	if m := f.mat; m != nil && m.Enclosure && !(f.printer != nil && f.printer.Enclosed) {
 		out = append(out, ruleStep{
-			cond: "material_needs_enclosure", concept: []string{"enclos", "draft"}, severity: 0.5,
+			cond: "material_needs_enclosure", concept: conceptEnclosure, severity: 0.5,
 			step: Step{
 				Title:       fmt.Sprintf("Enclose the printer for %s and stop drafts", m.label()),
 				Description: fmt.Sprintf("%s shrinks a lot as it cools; on an open printer the upper layers cool fast, pull on the lower ones and crack or lift. Print inside an enclosure (a cardboard box or tent works) at 40–50 °C air, away from windows and fans, with the part fan at 0–20 %%.", m.label()),
@@ -478,7 +496,7 @@ func (f *facts) ruleSteps() []ruleStep {
 	}
 	if m := f.mat; m != nil && !m.Enclosure && m.Nozzle[1] <= 240 && f.printer != nil && f.printer.Enclosed {
 		out = append(out, ruleStep{
-			cond: "enclosed", concept: []string{"creep", "chamber", "door", "lid"}, severity: 0.5,
+			cond: "enclosed", concept: conceptEnclosed, severity: 0.5,
 			step: Step{
 				Title: fmt.Sprintf("Open the door or lid when printing %s", m.label()),
 				Description: fmt.Sprintf("%s is enclosed: with the door and lid closed the chamber can pass 40 °C, which softens %s in the heat break "+
@@ -492,7 +510,7 @@ func (f *facts) ruleSteps() []ruleStep {
 	}
 	if inf := r.Infill; inf != nil && *inf < 10 {
 		out = append(out, ruleStep{
-			cond: "infill_low", concept: []string{"infill", "top"}, severity: f.severity("infill_low"), numeric: true,
+			cond: "infill_low", concept: conceptInfill, severity: f.severity("infill_low"), numeric: true,
 			step: Step{
 				Title:       "Raise infill to 15–20 % and add top layers",
 				Description: fmt.Sprintf("%s %% infill leaves long unsupported spans under the top surface, which sags and shows holes (pillowing). Use 15–20 %% infill and at least 5 top layers (about 1 mm of top shell).", fmtNum(*inf)),
@@ -505,12 +523,11 @@ func (f *facts) ruleSteps() []ruleStep {
 // slicerRules are the steps the sliced file's own settings call for.
 func (f *facts) slicerRules() []ruleStep {
 	var out []ruleStep
-	retract := []string{"retract"}
 	l, _ := f.slicer(retractionLength)
 	fan, _ := f.slicer(fanSpeed)
 	if conditions["retraction_short_bowden"](f) {
 		out = append(out, ruleStep{
-			cond: "retraction_short_bowden", concept: retract, severity: clamp01((2.5 - l) / 2.5), numeric: true,
+			cond: "retraction_short_bowden", concept: conceptRetract, severity: clamp01((2.5 - l) / 2.5), numeric: true,
 			step: Step{
 				Title: fmt.Sprintf("Raise retraction to 4–6 mm for this Bowden extruder (the file has %s mm)", fmtNum(l)),
 				Description: fmt.Sprintf("Your sliced file retracts %s mm, a direct-drive value. %s: the filament has to travel back through the Bowden tube, "+
@@ -521,7 +538,7 @@ func (f *facts) slicerRules() []ruleStep {
 	}
 	if conditions["retraction_long_direct"](f) {
 		out = append(out, ruleStep{
-			cond: "retraction_long_direct", concept: retract, severity: clamp01((l - 2.5) / 3), numeric: true,
+			cond: "retraction_long_direct", concept: conceptRetract, severity: clamp01((l - 2.5) / 3), numeric: true,
 			step: Step{
 				Title: fmt.Sprintf("Lower retraction to 0.5–2 mm for this direct-drive extruder (the file has %s mm)", fmtNum(l)),
 				Description: fmt.Sprintf("Your sliced file retracts %s mm, a Bowden value. A direct-drive extruder needs 0.5–2 mm at 30–45 mm/s; "+
@@ -531,7 +548,7 @@ func (f *facts) slicerRules() []ruleStep {
 	}
 	if conditions["fan_high_for_material"](f) {
 		out = append(out, ruleStep{
-			cond: "fan_high_for_material", concept: []string{"fan", "cool"}, severity: clamp01((fan - 30) / 70), numeric: true,
+			cond: "fan_high_for_material", concept: conceptFan, severity: clamp01((fan - 30) / 70), numeric: true,
 			step: Step{
 				Title: fmt.Sprintf("Lower the part fan to 0–20 %% for %s (the file has %s %%)", f.mat.label(), fmtNum(fan)),
 				Description: fmt.Sprintf("%s shrinks as it cools: a part fan at %s %% pulls layers apart and lifts corners. Use 0–20 %% (up to 40 %% only for bridges) and keep drafts away.",
@@ -566,29 +583,35 @@ func (f *facts) valueNotes(values map[string]string) []string {
 	if len(values) == 0 {
 		return nil
 	}
+	// Each note is made as a sentence in one concatenation, and only when
+	// its value is there: most fixes have one or two of these keys.
 	var notes []string
-	add := func(key, prefix string) {
-		if v, ok := values[key]; ok {
-			notes = append(notes, prefix+v)
-		}
-	}
 	switch f.extruder {
 	case "direct":
-		who := "a direct-drive extruder"
-		if f.printer != nil {
-			who = "the direct-drive extruder of " + f.printerName()
-		}
+		key := "direct_drive"
 		if _, ok := values["direct"]; ok {
-			add("direct", "For "+who+": ")
-		} else {
-			add("direct_drive", "For "+who+": ")
+			key = "direct"
+		}
+		if v, ok := values[key]; ok {
+			if f.printer != nil {
+				notes = append(notes, noteSentence("For the direct-drive extruder of "+f.printerName()+": ", v))
+			} else {
+				notes = append(notes, noteSentence("For a direct-drive extruder: ", v))
+			}
 		}
 	case "bowden":
-		who := "a Bowden extruder"
-		if f.printer != nil {
-			who = "the Bowden extruder of " + f.printerName()
+		if v, ok := values["bowden"]; ok {
+			if f.printer != nil {
+				notes = append(notes, noteSentence("For the Bowden extruder of "+f.printerName()+": ", v))
+			} else {
+				notes = append(notes, noteSentence("For a Bowden extruder: ", v))
+			}
 		}
-		add("bowden", "For "+who+": ")
+	}
+	add := func(key, prefix string) {
+		if v, ok := values[key]; ok {
+			notes = append(notes, noteSentence(prefix, v))
+		}
 	}
 	switch {
 	case f.motion == "corexy":
@@ -604,9 +627,24 @@ func (f *facts) valueNotes(values map[string]string) []string {
 		}
 	}
 	if f.mat != nil {
-		add(f.mat.ID, "For "+f.mat.label()+": ")
+		if v, ok := values[f.mat.ID]; ok {
+			notes = append(notes, noteSentence("For "+f.mat.label()+": ", v))
+		}
 	}
 	return notes
+}
+
+// noteSentence is sentence(prefix + v), made in one concatenation instead
+// of two (prefix starts with a letter).
+func noteSentence(prefix, v string) string {
+	v = strings.TrimRightFunc(v, unicode.IsSpace)
+	if v == "" {
+		return sentence(prefix)
+	}
+	if strings.ContainsAny(v[len(v)-1:], ".!?") {
+		return prefix + v
+	}
+	return prefix + v + "."
 }
 
 // directionOf classifies a fix title that raises or lowers a setting.
@@ -847,6 +885,12 @@ func (f *facts) applies(fix *kbFix) bool {
 	return !f.ownRange(fix).done
 }
 
+// forLabel reports whether p starts "For <label>:".
+func forLabel(p, label string) bool {
+	rest, ok := strings.CutPrefix(p, "For ")
+	return ok && strings.HasPrefix(rest, label) && strings.HasPrefix(rest[len(label):], ":")
+}
+
 // ownDescription starts a fix's description with the maker's own value and
 // target; the description says the same target where it repeated the
 // title's amount, and the material's general range for the setting goes.
@@ -856,7 +900,7 @@ func (f *facts) ownDescription(own ownNumbers, parts []string) []string {
 	}
 	out := []string{own.line}
 	for i, p := range parts {
-		if i > 0 && f.mat != nil && strings.HasPrefix(p, "For "+f.mat.label()+":") && strings.Contains(p, own.unit) {
+		if i > 0 && f.mat != nil && forLabel(p, f.mat.label()) && strings.Contains(p, own.unit) {
 			continue
 		}
 		if own.amount != "" && own.target != own.amount {
