@@ -330,7 +330,7 @@ describe('Firebase mode against the Auth emulator', () => {
     await page.close();
   });
 
-  test('a user disabled in the emulator gets 401 and lands on /login', async () => {
+  test('a user disabled in the emulator gets 403 account-disabled and is told so on /login', async () => {
     const email = `grace-${RUN}@example.com`;
     const { page, errors } = await freshPage({ width: 390, height: 844 });
     await signUp(page, 'Grace', email);
@@ -363,10 +363,14 @@ describe('Firebase mode against the Auth emulator', () => {
       await new Promise((r) => setTimeout(r, 200));
       status = await profile();
     }
-    assert.equal(status, 401, 'the disabled account is refused');
-    await page.reload();
-    await page.goto(`${server.baseURL}/issues`);
+    assert.equal(status, 403, 'the disabled account is refused');
+    // The open app's next call is refused: it signs out and the sign-in screen says why.
+    await page.evaluate(() => {
+      history.pushState({}, '', '/issues');
+      dispatchEvent(new PopStateEvent('popstate'));
+    });
     await page.waitForURL('**/login');
+    await page.getByText('This account has been disabled. Contact the operator of this site to have it restored.').waitFor();
     await shot(page, 'disabled-390');
     assert.deepEqual(errors.map(String), []);
     await page.close();
