@@ -511,7 +511,11 @@ func (e *Engine) rankModes(req *Request, toks []token, f *facts, boost []float64
 		}
 		for _, sig := range m.Signals {
 			if sig.eval(f) != sig.negate {
-				s.total += scale * sig.Weight * (0.5 + f.severity(sig.When))
+				sev := 0.5 // a negated condition has no degree
+				if !sig.negate {
+					sev = f.heldSeverity(sig.When)
+				}
+				s.total += scale * sig.Weight * (0.5 + sev)
 			}
 		}
 		vote := 0.0

@@ -98,6 +98,9 @@ type facts struct {
 	nozzle   float64 // mm
 	extruder string  // "bowden", "direct" or ""
 	motion   string  // "bedslinger", "i3", "corexy", "delta" or ""
+
+	extNote    string // extruderNote, once made
+	extNoteSet bool
 }
 
 func (f *facts) num(p *float64) float64 {
@@ -135,6 +138,11 @@ func (f *facts) severity(c string) float64 {
 	if !f.holds(c) {
 		return 0.5
 	}
+	return f.heldSeverity(c)
+}
+
+// heldSeverity is severity of a condition known to hold.
+func (f *facts) heldSeverity(c string) float64 {
 	r := f.req
 	switch c {
 	case "nozzle_temp_above_range":
@@ -561,6 +569,13 @@ func (f *facts) slicerRules() []ruleStep {
 
 // retractionNote says which retraction range fits the printer's extruder.
 func (f *facts) extruderNote() string {
+	if !f.extNoteSet { // said in the summary and in a step: made once
+		f.extNote, f.extNoteSet = f.makeExtruderNote(), true
+	}
+	return f.extNote
+}
+
+func (f *facts) makeExtruderNote() string {
 	switch f.extruder {
 	case "bowden":
 		return capitalize(f.printerName()) + " has a Bowden extruder"
@@ -761,17 +776,18 @@ func (f *facts) ownNumbers(fix *kbFix) ownNumbers {
 	}
 	out.unit = r.set.unit
 	quote := fmt.Sprintf(r.set.says, fmtNum(r.cur)+" "+r.set.unit)
-	out.line = quote + "."
 	if r.done || r.m == nil {
+		out.line = quote + "."
 		out.done = r.done
 		return out
 	}
 	lo, hi, m := r.lo, r.hi, r.m
-	target := fmtNum(lo) + "–" + fmtNum(hi)
+	var target string
 	if lo == hi {
-		target = fmtNum(lo)
+		target = fmtNum(lo) + " " + r.set.unit
+	} else {
+		target = fmtNum(lo) + "–" + fmtNum(hi) + " " + r.set.unit
 	}
-	target += " " + r.set.unit
 	out.line = quote + ": try " + target + "."
 	if r.relative {
 		out.title = title[:m[0]] + "to " + target + title[m[1]:]
