@@ -13,6 +13,7 @@ import { AuthActionsContext, AuthContext, signedOutState, type AuthActions } fro
 import { ProtectedRoute } from '../auth/ProtectedRoute';
 import { SIGNED_OUT_ERROR } from '../features/troubleshoot/errors';
 import type { AuthState } from '../auth/types';
+import { config } from '../config';
 import { renderWithProviders } from '../test/render';
 import Login, { REDIRECT_DELAY_MS, SIGNUP_TOAST_TEXT, SIGNUP_TOAST_TITLE, loginModeOf } from './Login';
 
@@ -333,5 +334,20 @@ describe('a disabled account', { timeout: 20_000 }, () => {
     fill('Password', 'secret1');
     await user.click(screen.getByRole('button', { name: 'Sign In' }));
     expect(await screen.findByTestId('auth-error')).toHaveTextContent(ACCOUNT_DISABLED_MESSAGE);
+  });
+
+  it("names the operator's contact email after the message when one is set", async () => {
+    config.contactEmail = 'ops@example.com';
+    try {
+      const err = new ApiError(403, 'Forbidden', JSON.stringify({ error: { code: 'account-disabled', message: ACCOUNT_DISABLED_MESSAGE } }));
+      const { user } = renderLogin('/login', fakeActions({ signIn: vi.fn(async () => Promise.reject(err)) }));
+      fill('Email', 'ada@example.com');
+      fill('Password', 'secret1');
+      await user.click(screen.getByRole('button', { name: 'Sign In' }));
+      expect(await screen.findByTestId('auth-error')).toHaveTextContent(`${ACCOUNT_DISABLED_MESSAGE} Contact: ops@example.com`);
+      expect(screen.getByRole('link', { name: 'ops@example.com' })).toHaveAttribute('href', 'mailto:ops@example.com');
+    } finally {
+      config.contactEmail = '';
+    }
   });
 });

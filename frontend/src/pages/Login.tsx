@@ -19,7 +19,7 @@ import { config } from '../config';
 import { LogoMark } from '../components/Logo';
 import { PageLoader } from '../components/PageLoader';
 import { useToast } from '../components/Toast';
-import { authErrorMessage, failureCode, resetErrorMessage, toAuthFailure } from '../auth/errors';
+import { ACCOUNT_DISABLED_MESSAGE, authErrorMessage, failureCode, resetErrorMessage, toAuthFailure } from '../auth/errors';
 import { actionLinkOf, capturedActionLink, forgetActionLink, scrubAddressBar } from '../addressBar';
 import { forgetSessionEnded } from '../auth/sessionEnded';
 import { useAuth, useAuthActions } from '../auth/useAuth';
@@ -103,6 +103,20 @@ interface Fields {
 }
 
 const emptyFields: Fields = { displayName: '', email: '', password: '', confirm: '' };
+
+/** The disabled-account message is followed by the operator's contact email when one is set. */
+function withOperatorContact(text: string): ReactNode {
+  const email = config.contactEmail.trim();
+  if (text !== ACCOUNT_DISABLED_MESSAGE || !email) return text;
+  return (
+    <>
+      {text} Contact:{' '}
+      <Link href={`mailto:${email}`} underline="always">
+        {email}
+      </Link>
+    </>
+  );
+}
 
 /** A signed-out notice warns (a disabled account is an error); any other notice is a success. */
 function noticeSeverity(state: { disabled?: boolean } | null, signedOut: boolean): 'error' | 'warning' | 'success' {
@@ -345,12 +359,12 @@ function LoginScreen() {
         <Stack spacing={2}>
           {error && (
             <Alert severity="error" data-testid="auth-error">
-              {error}
+              {withOperatorContact(error)}
             </Alert>
           )}
           {success && (
             <Alert severity={noticeSeverity(location.state, signedOutNotice && success === location.state?.notice)} data-testid="auth-success">
-              {success}
+              {withOperatorContact(success)}
             </Alert>
           )}
           {(mode === 'signup' || mode === 'signin') && !success && savePending && (
