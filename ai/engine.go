@@ -373,8 +373,31 @@ func (e *Engine) prepare(req *Request) *analysis {
 	}
 	a.ranked = e.rankModes(req, a.toks, a.facts, boost)
 	a.ev.applyToModes(a.ranked)
-	a.ranked = slices.DeleteFunc(a.ranked, func(s scored) bool { return e.kb.modes[s.mode].FilesOnly && s.total <= 0 })
+	a.ranked = e.dropUnrevealed(a.ranked)
 	return a
+}
+
+// dropUnrevealed removes from ranked the modes only files reveal that no
+// fact of the files lifted, keeping the order (slices.DeleteFunc without a
+// call and a copy per mode).
+func (e *Engine) dropUnrevealed(ranked []scored) []scored {
+	gone := func(s *scored) bool { return s.total <= 0 && e.kb.modes[s.mode].FilesOnly }
+	i := 0
+	for i < len(ranked) && !gone(&ranked[i]) {
+		i++
+	}
+	if i == len(ranked) {
+		return ranked
+	}
+	j := i
+	for k := i + 1; k < len(ranked); k++ {
+		if !gone(&ranked[k]) {
+			ranked[j] = ranked[k]
+			j++
+		}
+	}
+	clear(ranked[j:])
+	return ranked[:j]
 }
 
 func (e *Engine) facts(req *Request) *facts {

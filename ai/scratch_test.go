@@ -42,3 +42,35 @@ func TestBestFirstSortsLikeTheComparator(t *testing.T) {
 		}
 	}
 }
+
+// dropUnrevealed is slices.DeleteFunc with its rule: the modes only files
+// reveal go when their total is not above zero, the rest keep their order.
+func TestDropUnrevealedIsDeleteFunc(t *testing.T) {
+	rng := rand.New(rand.NewSource(2))
+	for round := 0; round < 2000; round++ {
+		n := rng.Intn(40)
+		e := &Engine{kb: &knowledge{}}
+		for i := 0; i < n; i++ {
+			e.kb.modes = append(e.kb.modes, &kbMode{FilesOnly: rng.Intn(3) == 0})
+		}
+		ranked := make([]scored, n)
+		for i := range ranked {
+			ranked[i] = scored{mode: rng.Intn(max(n, 1)), total: float64(rng.Intn(5) - 2), evidence: []string{"x"}}
+		}
+		want := slices.DeleteFunc(slices.Clone(ranked), func(s scored) bool { return e.kb.modes[s.mode].FilesOnly && s.total <= 0 })
+		got := e.dropUnrevealed(ranked)
+		if len(got) != len(want) {
+			t.Fatalf("round %d: %d kept, want %d", round, len(got), len(want))
+		}
+		for i := range want {
+			if got[i].mode != want[i].mode || got[i].total != want[i].total {
+				t.Fatalf("round %d: position %d is %+v, want %+v", round, i, got[i], want[i])
+			}
+		}
+		for _, s := range ranked[len(got):] {
+			if s.evidence != nil {
+				t.Fatalf("round %d: a dropped mode's evidence is still held", round)
+			}
+		}
+	}
+}

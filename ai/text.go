@@ -413,8 +413,10 @@ re-leveled re-levelled leveled levelled lubricated greased lowered raised increa
 reduced disabled enabled`)
 
 // sentences splits text at sentence punctuation, keeping decimal points.
-func sentences(text string) []string {
-	var out []string
+func sentences(text string) []string { return appendSentences(nil, text) }
+
+// appendSentences appends the sentences of text to out.
+func appendSentences(out []string, text string) []string {
 	start := 0
 	for i := 0; i < len(text); i++ {
 		c := text[i]
@@ -435,14 +437,19 @@ func sentences(text string) []string {
 // analyze turns a description into tokens, correcting words that are not in
 // the vocabulary when a close vocabulary word exists.
 func (s *speller) analyze(text string) []token {
-	var out []token
-	var ws []string  // the words of a sentence, clause after clause
-	var starts []int // where each clause's words start in ws
-	for si, sent := range sentences(text) {
+	// Room on the stack for a description of a few sentences; a longer
+	// one grows onto the heap.
+	var sentRoom, clauseRoom [8]string
+	var wordRoom [64]string
+	var startRoom [8]int
+	out := make([]token, 0, 8+len(text)/6)
+	ws := wordRoom[:0]      // the words of a sentence, clause after clause
+	starts := startRoom[:0] // where each clause's words start in ws
+	for si, sent := range appendSentences(sentRoom[:0], text) {
 		// A sentence's words are its clauses' words: clauses split only
 		// where words split too.
 		ws, starts = ws[:0], starts[:0]
-		for _, cl := range clauses(sent) {
+		for _, cl := range appendClauses(clauseRoom[:0], sent) {
 			starts = append(starts, len(ws))
 			ws = appendWords(ws, cl)
 		}
@@ -481,8 +488,10 @@ func (s *speller) analyze(text string) []token {
 
 // clauses splits a sentence at commas, colons and brackets, keeping commas
 // inside numbers ("1,75").
-func clauses(sent string) []string {
-	var out []string
+func clauses(sent string) []string { return appendClauses(nil, sent) }
+
+// appendClauses appends the clauses of sent to out.
+func appendClauses(out []string, sent string) []string {
 	start := 0
 	for i := 0; i < len(sent); i++ {
 		switch c := sent[i]; c {
