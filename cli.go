@@ -22,8 +22,8 @@ const userUsage = `usage: layerfix user COMMAND [flags] ARGS
   reset-password EMAIL      print a one-hour password reset link (local accounts)
   set-tier EMAIL TIER       grant a plan (free, hobby, pro, farm) without billing
   create EMAIL NAME         a local account (email verified); prints a one-hour link to set its password
-  disable EMAIL             end its sessions and refuse its sign-ins
-  enable EMAIL              allow it again
+  disable EMAIL             refuse its sessions and sign-ins (the maker is told why)
+  enable EMAIL              allow it again (sessions from before stay ended)
   delete EMAIL --yes        delete it with its printers, issues and photos`
 
 // userCmd is the operator's account tool. It reads the same flags and

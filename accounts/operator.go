@@ -90,8 +90,11 @@ func ResetLink(ctx context.Context, st *store.Store, linkBase string, now time.T
 	return linkBase + "/login?mode=reset&oobCode=" + tok, nil
 }
 
-// SetDisabled disables an account (its sessions end at once and it cannot
-// sign in) or enables it again.
+// SetDisabled disables an account or enables it again. A disabled account
+// cannot sign in, and its sessions are refused at once; they are kept so
+// their holder is told the account is disabled rather than that the
+// session expired. Enabling ends them, so a session from before the
+// account was disabled never works again: the maker signs in afresh.
 func (o *Operator) SetDisabled(ctx context.Context, email string, disabled bool) error {
 	u, err := o.byEmail(ctx, email)
 	if err != nil {
@@ -100,7 +103,7 @@ func (o *Operator) SetDisabled(ctx context.Context, email string, disabled bool)
 	if err := o.Store.UpdateUser(ctx, u.ID, map[string]any{"disabled": disabled}); err != nil {
 		return err
 	}
-	if disabled {
+	if !disabled {
 		return o.Store.DeleteSessions(ctx, u.ID)
 	}
 	return nil

@@ -67,6 +67,9 @@ func (h *accountAPI) confirmPassword(c echo.Context, u *store.User, field, passw
 		return &APIError{Status: http.StatusBadRequest, Code: CodeWrongPassword, Message: "Incorrect password",
 			Fields: map[string]string{field: "Incorrect password"}}
 	}
+	if err == nil && got.Disabled {
+		return accountDisabledErr()
+	}
 	return err
 }
 

@@ -20,8 +20,24 @@ type Authenticator interface {
 // ErrBadToken means the token is unknown, expired, revoked or forged.
 var ErrBadToken = errors.New("invalid or expired token")
 
+// ErrAccountDisabled means the token is valid but its account is disabled
+// (by the operator of this server, or in Firebase).
+var ErrAccountDisabled = errors.New("account disabled")
+
 // CodeUnauthenticated is the error code of a missing or bad token.
 const CodeUnauthenticated = "UNAUTHENTICATED"
+
+// CodeAccountDisabled is the error code of a disabled account's valid token
+// or correct password. Like the sign-in codes it is Firebase-style, so the
+// app maps it with them.
+const CodeAccountDisabled = "account-disabled"
+
+// accountDisabledErr is the answer to a disabled account: it is given only
+// to whoever holds its session or its password.
+func accountDisabledErr() *APIError {
+	return apiErr(http.StatusForbidden, CodeAccountDisabled,
+		"This account has been disabled. Contact the operator of this site to have it restored.")
+}
 
 const userKey = "layerfix.user"
 
@@ -37,7 +53,8 @@ func bearerToken(c echo.Context) string {
 // authenticate resolves the bearer token of a request. A route that
 // requires a user answers 401 without a valid one; on any other route a
 // token sent is still checked, so a signed-in user is known there too, and
-// an unknown or expired one is ignored.
+// an unknown or expired one is ignored. A disabled account's token gets
+// 403 on every route, so the app can sign out and say why.
 func authenticate(auth Authenticator, required bool) echo.MiddlewareFunc {
 	return func(next echo.HandlerFunc) echo.HandlerFunc {
 		return func(c echo.Context) error {
@@ -52,6 +69,8 @@ func authenticate(auth Authenticator, required bool) echo.MiddlewareFunc {
 			switch {
 			case err == nil:
 				c.Set(userKey, u)
+			case errors.Is(err, ErrAccountDisabled):
+				return accountDisabledErr()
 			case errors.Is(err, ErrBadToken):
 				if required {
 					return apiErr(http.StatusUnauthorized, CodeUnauthenticated, "Your session has expired. Please sign in again.")

@@ -156,13 +156,13 @@ func (a *firebaseAuth) Authenticate(ctx context.Context, token string) (*store.U
 		return nil, err
 	}
 	if u.Disabled { // disabled by the operator on this server
-		return nil, ErrBadToken
+		return nil, ErrAccountDisabled
 	}
 	return u, nil
 }
 
-// checkAccount refuses a disabled account or a token issued before the
-// account's tokens were revoked.
+// checkAccount refuses a disabled account (ErrAccountDisabled) or a token
+// issued before the account's tokens were revoked (ErrBadToken).
 func (a *firebaseAuth) checkAccount(ctx context.Context, tok *auth.Token) error {
 	if !a.checkAccounts {
 		return nil
@@ -189,7 +189,10 @@ func (a *firebaseAuth) checkAccount(ctx context.Context, tok *auth.Token) error 
 			e.disabled, e.validAfter, e.checkedAt = disabled, validAfter, now
 		})
 	}
-	if disabled || tok.IssuedAt*1000 < validAfter {
+	if disabled {
+		return ErrAccountDisabled
+	}
+	if tok.IssuedAt*1000 < validAfter {
 		return ErrBadToken
 	}
 	return nil
@@ -236,9 +239,13 @@ func (a *firebaseAuth) remember(uid string, set func(*firebaseEntry)) {
 	set(e)
 }
 
-// firebaseErr is ErrBadToken for a token or account Firebase refuses,
-// and a 503 when Firebase could not be asked (keys or lookup failed).
+// firebaseErr is ErrAccountDisabled for an account disabled in Firebase,
+// ErrBadToken for another token or account Firebase refuses, and a 503
+// when Firebase could not be asked (keys or lookup failed).
 func (a *firebaseAuth) firebaseErr(doing string, err error) error {
+	if auth.IsUserDisabled(err) {
+		return ErrAccountDisabled
+	}
 	if auth.IsIDTokenInvalid(err) || auth.IsUserNotFound(err) {
 		return ErrBadToken
 	}

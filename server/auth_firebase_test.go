@@ -139,8 +139,8 @@ func TestFirebaseAuthAccountChecks(t *testing.T) {
 		t.Fatalf("within the cache time: %v", err)
 	}
 	now = now.Add(firebaseStatusTTL)
-	if _, err := a.Authenticate(ctx, "tok.en.bob"); !errors.Is(err, ErrBadToken) {
-		t.Fatalf("disabled account: %v, want ErrBadToken", err)
+	if _, err := a.Authenticate(ctx, "tok.en.bob"); !errors.Is(err, ErrAccountDisabled) {
+		t.Fatalf("disabled account: %v, want ErrAccountDisabled", err)
 	}
 
 	// Revoked tokens: issued before tokensValidAfter.
@@ -155,8 +155,15 @@ func TestFirebaseAuthAccountChecks(t *testing.T) {
 	if err := st.UpdateUser(ctx, ada.ID, map[string]any{"disabled": true}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := a.Authenticate(ctx, "tok.en.ada2"); !errors.Is(err, ErrBadToken) {
-		t.Fatalf("row disabled: %v, want ErrBadToken", err)
+	if _, err := a.Authenticate(ctx, "tok.en.ada2"); !errors.Is(err, ErrAccountDisabled) {
+		t.Fatalf("row disabled: %v, want ErrAccountDisabled", err)
+	}
+	// Enabled again: the same token works.
+	if err := st.UpdateUser(ctx, ada.ID, map[string]any{"disabled": false}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.Authenticate(ctx, "tok.en.ada2"); err != nil {
+		t.Fatalf("row enabled again: %v", err)
 	}
 
 	// Firebase unreachable: 503, not a sign-out.
@@ -254,6 +261,13 @@ func TestFirebaseEmulator(t *testing.T) {
 			t.Fatalf("want 401 %s, got %d %s", CodeUnauthenticated, w.Code, w.Body)
 		}
 	}
+	disabled := func(t *testing.T, idToken string) {
+		t.Helper()
+		w := ts.do(t, "GET", "/api/user/profile", "", "Authorization", "Bearer "+idToken)
+		if e := decodeError(t, w); w.Code != http.StatusForbidden || e.Code != CodeAccountDisabled || !strings.Contains(e.Message, "has been disabled") {
+			t.Fatalf("want 403 %s, got %d %s", CodeAccountDisabled, w.Code, w.Body)
+		}
+	}
 	rowsOf := func(t *testing.T, uid string) []store.User {
 		t.Helper()
 		all, err := st.ListUsers(ctx)
@@ -296,11 +310,24 @@ func TestFirebaseEmulator(t *testing.T) {
 		}
 	})
 
-	t.Run("disabled user is refused", func(t *testing.T) {
+	t.Run("disabled user is told so", func(t *testing.T) {
 		bob := emu.signUp(t, "bob@example.com", "battery staple 2")
 		profileOK(t, bob.IDToken)
 		emu.call(t, "projects/demo-layerfix/accounts:update", "owner", map[string]any{"localId": bob.LocalID, "disableUser": true})
-		refused(t, bob.IDToken)
+		disabled(t, bob.IDToken)
+	})
+
+	t.Run("a user disabled on this server is told so, and enabled again signs in", func(t *testing.T) {
+		dan := emu.signUp(t, "dan@example.com", "battery staple 4")
+		p := profileOK(t, dan.IDToken)
+		if err := st.UpdateUser(ctx, p.ID, map[string]any{"disabled": true}); err != nil {
+			t.Fatal(err)
+		}
+		disabled(t, dan.IDToken)
+		if err := st.UpdateUser(ctx, p.ID, map[string]any{"disabled": false}); err != nil {
+			t.Fatal(err)
+		}
+		profileOK(t, dan.IDToken)
 	})
 
 	t.Run("edited or foreign tokens are refused", func(t *testing.T) {

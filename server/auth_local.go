@@ -70,8 +70,11 @@ func (a *localAuth) Authenticate(ctx context.Context, token string) (*store.User
 		return nil, ErrBadToken
 	}
 	u, err := a.store.SessionUser(ctx, accounts.HashToken(token), a.now())
-	if errors.Is(err, store.ErrNotFound) {
+	switch {
+	case errors.Is(err, store.ErrNotFound):
 		return nil, ErrBadToken
+	case errors.Is(err, store.ErrDisabled):
+		return nil, ErrAccountDisabled
 	}
 	return u, err
 }
@@ -141,7 +144,7 @@ func (a *localAuth) signup(c echo.Context) error {
 	return a.startSession(c, u, http.StatusCreated)
 }
 
-// errBadCredentials is a wrong password or an unknown or disabled account.
+// errBadCredentials is a wrong password or an unknown account.
 var errBadCredentials = errors.New("wrong email or password")
 
 func (a *localAuth) login(c echo.Context) error {
@@ -163,11 +166,16 @@ func (a *localAuth) login(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	// Only the right password learns that the account is disabled.
+	if u.Disabled {
+		return accountDisabledErr()
+	}
 	return a.startSession(c, u, http.StatusOK)
 }
 
 // checkPasswordLimited checks email's password under the sign-in limits and
-// returns its account, or errBadCredentials. Every check (a sign-in, or a
+// returns its account (disabled or not: the caller decides), or
+// errBadCredentials. Every check (a sign-in, or a
 // signed-in maker confirming a change with the current password) reserves
 // its place in the per-address limit and then in the per-email one (or,
 // from a device or network that signed in to the account before, in that
@@ -269,7 +277,7 @@ func (a *localAuth) checkPasswordLimited(c echo.Context, email, password string)
 		give()
 		return nil, hashBusyErr(err)
 	}
-	if !good || u.Disabled {
+	if !good {
 		return nil, errBadCredentials
 	}
 	// The owner proved it: the address's place is given back, and the

@@ -5,12 +5,14 @@ import (
 	"encoding/json"
 	"io"
 	"log/slog"
+	"net/http/httptest"
 	"regexp"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/layerfix/layerfix/accounts"
 	"github.com/layerfix/layerfix/config"
 	"github.com/layerfix/layerfix/mail/mailtest"
 	"github.com/layerfix/layerfix/store"
@@ -357,5 +359,73 @@ func TestSMTPConfiguredServerSendsVerification(t *testing.T) {
 	}
 	if body := ts.do(t, "GET", "/", "").Body.String(); !strings.Contains(body, `"emailEnabled":true`) {
 		t.Fatal("the app is not told that email is on")
+	}
+}
+
+// TestDisabledAccountIsToldSo: a disabled account's session and correct
+// password are answered 403 account-disabled; a wrong password answers as
+// for any account; a reset link does not enable it; enabling it ends the
+// old sessions and signing in works again.
+func TestDisabledAccountIsToldSo(t *testing.T) {
+	ts := newTestServer(t, nil, nil)
+	ctx := context.Background()
+	s := signup(t, ts, "maker@example.com", "spaghetti-monster")
+	ops := accounts.NewOperator(ts.cfg, ts.store, nil, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err := ops.SetDisabled(ctx, "maker@example.com", true); err != nil {
+		t.Fatal(err)
+	}
+	isDisabled := func(what string, w *httptest.ResponseRecorder) {
+		t.Helper()
+		e := decodeError(t, w)
+		if w.Code != 403 || e.Code != CodeAccountDisabled || e.Message != "This account has been disabled. Contact the operator of this site to have it restored." {
+			t.Fatalf("%s: %d %s, want 403 %s", what, w.Code, w.Body, CodeAccountDisabled)
+		}
+	}
+	isDisabled("a signed-in route", ts.do(t, "GET", "/api/user/profile", "", bearer(s.Token)...))
+	isDisabled("a public route with the token", ts.do(t, "GET", "/api/pricing", "", bearer(s.Token)...))
+	isDisabled("the right password", ts.do(t, "POST", "/api/auth/login", `{"email":"maker@example.com","password":"spaghetti-monster"}`))
+
+	// A wrong password learns nothing: the same answer as an unknown email.
+	wrongPw := ts.do(t, "POST", "/api/auth/login", `{"email":"maker@example.com","password":"wrong-password"}`)
+	unknown := ts.do(t, "POST", "/api/auth/login", `{"email":"nobody@example.com","password":"wrong-password"}`)
+	if wrongPw.Code != 401 || wrongPw.Body.String() != unknown.Body.String() {
+		t.Fatalf("wrong password: %d %s, unknown email: %d %s", wrongPw.Code, wrongPw.Body, unknown.Code, unknown.Body)
+	}
+
+	// Enabled again: a session from before does not come back; signing in works.
+	setDisabled := func(disabled bool) {
+		t.Helper()
+		if err := ops.SetDisabled(ctx, "maker@example.com", disabled); err != nil {
+			t.Fatal(err)
+		}
+	}
+	setDisabled(false)
+	if w := ts.do(t, "GET", "/api/user/profile", "", bearer(s.Token)...); w.Code != 401 || decodeError(t, w).Code != CodeUnauthenticated {
+		t.Fatalf("a session from before, once enabled: %d %s", w.Code, w.Body)
+	}
+	w := ts.do(t, "POST", "/api/auth/login", `{"email":"maker@example.com","password":"spaghetti-monster"}`)
+	var fresh sessionResponse
+	json.Unmarshal(w.Body.Bytes(), &fresh)
+	if w.Code != 200 {
+		t.Fatalf("sign-in once enabled: %d %s", w.Code, w.Body)
+	}
+	if w := ts.do(t, "GET", "/api/user/profile", "", bearer(fresh.Token)...); w.Code != 200 {
+		t.Fatalf("profile once enabled: %d %s", w.Code, w.Body)
+	}
+
+	// A reset link changes the password, not the disabled state.
+	setDisabled(true)
+	link, err := ts.local.ResetLink(ctx, "maker@example.com")
+	if err != nil {
+		t.Fatal(err)
+	}
+	code := link[strings.Index(link, "oobCode=")+8:]
+	if w := ts.do(t, "POST", "/api/auth/password-update", mustJSON(t, map[string]string{"oobCode": code, "password": "brand-new-secret"})); w.Code != 200 {
+		t.Fatalf("password update: %d %s", w.Code, w.Body)
+	}
+	isDisabled("the new password", ts.do(t, "POST", "/api/auth/login", `{"email":"maker@example.com","password":"brand-new-secret"}`))
+	setDisabled(false)
+	if w := ts.do(t, "POST", "/api/auth/login", `{"email":"maker@example.com","password":"brand-new-secret"}`); w.Code != 200 {
+		t.Fatalf("the new password once enabled: %d %s", w.Code, w.Body)
 	}
 }

@@ -151,7 +151,7 @@ var (
 
 var errorWords = map[int]string{
 	400: "Invalid input (code VALIDATION_ERROR or a named code, with fields)", 401: "Not signed in or the session ended",
-	402: "Payment needed", 403: "Not allowed (e.g. email not verified when required, PRINTER_LINK_OFF, HOST_NOT_ALLOWED)", 404: "Not found, or not yours",
+	402: "Payment needed", 403: "Not allowed (e.g. account-disabled: the token's or password's account is disabled; email not verified when required, PRINTER_LINK_OFF, HOST_NOT_ALLOWED)", 404: "Not found, or not yours",
 	409: "Conflict (e.g. the state does not allow it)", 413: "Request entity too large", 415: "Not application/json",
 	429: "Too many requests, or the monthly allowance is used up (PUBLIC_USAGE_LIMIT_EXCEEDED, USAGE_LIMIT_EXCEEDED, BUSY)",
 	502: "The host did not answer, refused the key or answered something unexpected (HOST_UNREACHABLE, HOST_REFUSED_KEY, HOST_BAD_ANSWER)",
@@ -400,8 +400,12 @@ func openAPIDocument(table []route) ([]byte, error) {
 			resps[strconv.Itoa(a.Status)] = rs
 		}
 		// Every route can fail unexpectedly; every body can be too large;
-		// a local-mode route is not there in Firebase mode.
+		// a local-mode route is not there in Firebase mode; a route that
+		// checks a token sent refuses a disabled account's.
 		errs := append([]int{http.StatusInternalServerError}, d.Errors...)
+		if r.Auth != authNone {
+			errs = append(errs, http.StatusForbidden)
+		}
 		if d.Request != nil {
 			errs = append(errs, http.StatusRequestEntityTooLarge)
 		}

@@ -13,6 +13,10 @@ import (
 // ErrDuplicate is returned when a unique key (such as an email) is taken.
 var ErrDuplicate = errors.New("already exists")
 
+// ErrDisabled is returned for a live session of an account the operator
+// disabled: the session is refused, and its holder may be told why.
+var ErrDisabled = errors.New("account disabled")
+
 // CreateUser inserts u; a taken email or firebase uid gives ErrDuplicate.
 func (s *Store) CreateUser(ctx context.Context, u *User) error {
 	u.Email = strings.ToLower(strings.TrimSpace(u.Email))
@@ -129,15 +133,19 @@ func (s *Store) CreateSession(ctx context.Context, userID int64, tokenHash strin
 	return nil
 }
 
-// SessionUser returns the user of a live session, or ErrNotFound.
+// SessionUser returns the user of a live session, ErrDisabled when the
+// account is disabled, or ErrNotFound.
 func (s *Store) SessionUser(ctx context.Context, tokenHash string, now time.Time) (*User, error) {
 	var u User
 	err := s.reader(ctx).Table("users").Select("users.*").
 		Joins("JOIN sessions ON sessions.user_id = users.id").
-		Where("sessions.token_hash = ? AND sessions.expires_at > ? AND users.disabled = ?", tokenHash, now.UTC(), false).
+		Where("sessions.token_hash = ? AND sessions.expires_at > ?", tokenHash, now.UTC()).
 		Take(&u).Error
 	if err != nil {
 		return nil, notFound(err)
+	}
+	if u.Disabled {
+		return nil, ErrDisabled
 	}
 	return &u, nil
 }

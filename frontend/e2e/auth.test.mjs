@@ -189,4 +189,39 @@ describe('accounts (local mode)', () => {
     assert.deepEqual(errors.map(String), []);
     await page.close();
   });
+
+  for (const [label, viewport] of [['390', { width: 390, height: 844 }], ['1280', { width: 1280, height: 800 }]]) {
+    test(`${label} px: an account the operator disables is told so, only with the right password`, async () => {
+      const email = `grace-${label}@example.com`;
+      const cli = (cmd) => run(binaryPath, ['user', cmd, email], { env: { ...process.env, LAYERFIX_DATA_DIR: env.server.dataDir } });
+      const disabledText = 'This account has been disabled. Contact the operator of this site to have it restored.';
+      await signUpViaApi(env.server.baseURL, { email, password: PASSWORD, displayName: 'Grace' });
+      const { page, errors } = await newPage(env.browser.context, viewport);
+      await page.goto(`${env.server.baseURL}/features`);
+      await page.evaluate(() => localStorage.clear());
+      await signIn(page, env.server.baseURL, email, PASSWORD);
+      await page.waitForURL('**/dashboard');
+
+      // Signed in: the next call is refused, the app signs out and the sign-in screen says why.
+      await cli('disable');
+      await page.reload();
+      await page.waitForURL('**/login');
+      await page.getByTestId('auth-success').getByText(disabledText).waitFor();
+      assert.equal(await page.evaluate(() => localStorage.getItem('layerfix.session')), null);
+      assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= innerWidth), 'no sideways scroll');
+      await shot(page, `disabled-${label}`);
+
+      // The right password says the same; a wrong one answers as for any account.
+      await signIn(page, env.server.baseURL, email, 'not-the-password');
+      assert.equal(await page.getByTestId('auth-error').innerText(), 'Incorrect email or password');
+      await signIn(page, env.server.baseURL, email, PASSWORD);
+      assert.equal(await page.getByTestId('auth-error').innerText(), disabledText);
+
+      await cli('enable');
+      await signIn(page, env.server.baseURL, email, PASSWORD);
+      await page.waitForURL('**/dashboard');
+      assert.deepEqual(errors.map(String), []);
+      await page.close();
+    });
+  }
 });

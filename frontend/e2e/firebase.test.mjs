@@ -4,7 +4,7 @@
 // screen (rename; deletion removes the Firebase user too), at 390 px and on a desktop.
 // One emulator, one server, one browser.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import net from 'node:net';
@@ -12,9 +12,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { launchBrowser, newPage } from './browser.mjs';
 import { anonymousAnalysis, openAccount, resultsDir, signIn } from './helpers.mjs';
-import { startServer } from './server.mjs';
+import { binaryPath, startServer } from './server.mjs';
 
 const firebaseBin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'scripts', 'firebase', 'node_modules', '.bin', 'firebase');
 const PROJECT = 'demo-layerfix-e2e';
@@ -22,6 +23,7 @@ const PASSWORD = 'battery staple 1';
 // Fresh addresses on every run, so a reused emulator works too.
 const RUN = Date.now().toString(36);
 const ONE_MESSAGE = 'Incorrect email or password';
+const DISABLED_MESSAGE = 'This account has been disabled. Contact the operator of this site to have it restored.';
 const viewports = [
   ['390', { width: 390, height: 844 }],
   ['1280', { width: 1280, height: 800 }],
@@ -330,7 +332,7 @@ describe('Firebase mode against the Auth emulator', () => {
     await page.close();
   });
 
-  test('a user disabled in the emulator gets 401 and lands on /login', async () => {
+  test('a user disabled in the emulator gets 403 account-disabled and is told so on /login', async () => {
     const email = `grace-${RUN}@example.com`;
     const { page, errors } = await freshPage({ width: 390, height: 844 });
     await signUp(page, 'Grace', email);
@@ -363,11 +365,36 @@ describe('Firebase mode against the Auth emulator', () => {
       await new Promise((r) => setTimeout(r, 200));
       status = await profile();
     }
-    assert.equal(status, 401, 'the disabled account is refused');
-    await page.reload();
-    await page.goto(`${server.baseURL}/issues`);
+    assert.equal(status, 403, 'the disabled account is refused');
+    // The open app's next call is refused: it signs out and the sign-in screen says why.
+    await page.evaluate(() => {
+      history.pushState({}, '', '/issues');
+      dispatchEvent(new PopStateEvent('popstate'));
+    });
     await page.waitForURL('**/login');
+    await page.getByText(DISABLED_MESSAGE).waitFor();
     await shot(page, 'disabled-390');
+    assert.deepEqual(errors.map(String), []);
+    await page.close();
+  });
+
+  test('1280 px: a user disabled on this server is told so, signed in or signing in (no loop back to sign-in)', async () => {
+    const email = `hedy-${RUN}@example.com`;
+    const { page, errors } = await freshPage({ width: 1280, height: 800 });
+    await signUp(page, 'Hedy', email);
+    await page.waitForURL('**/dashboard');
+    await page.getByText('Welcome, Hedy!').waitFor();
+    await promisify(execFile)(binaryPath, ['user', 'disable', email], { env: { ...process.env, LAYERFIX_DATA_DIR: server.dataDir } });
+
+    // Firebase still signs the maker in; this server refuses every call and the app says why.
+    await page.reload();
+    await page.waitForURL('**/login');
+    await page.getByTestId('auth-success').getByText(DISABLED_MESSAGE).waitFor();
+    await signIn(page, server.baseURL, email, PASSWORD);
+    await page.waitForURL('**/login');
+    await page.getByText(DISABLED_MESSAGE).waitFor();
+    assert.equal(pathOf(page), '/login');
+    await shot(page, 'server-disabled-1280');
     assert.deepEqual(errors.map(String), []);
     await page.close();
   });

@@ -70,10 +70,25 @@ export function resolveUrl(url: string): string {
   return url.startsWith('/') ? `${config.basePath}${url}` : url;
 }
 
-async function throwIfNotOk(res: Response): Promise<void> {
+/** The error code of a disabled account's token or correct password (HTTP 403). */
+export const ACCOUNT_DISABLED_CODE = 'account-disabled';
+
+let accountDisabled: (() => void) | null = null;
+
+/**
+ * Sets what happens when a request that carried a bearer token is answered 403
+ * account-disabled: the signed-in maker's account was disabled (null: nothing).
+ */
+export function setAccountDisabledHandler(handler: (() => void) | null): void {
+  accountDisabled = handler;
+}
+
+async function throwIfNotOk(res: Response, sentToken: boolean): Promise<void> {
   if (res.ok) return;
   const text = await res.text().catch(() => '');
-  throw new ApiError(res.status, res.statusText, text);
+  const err = new ApiError(res.status, res.statusText, text);
+  if (sentToken && err.status === 403 && err.details?.code === ACCOUNT_DISABLED_CODE) accountDisabled?.();
+  throw err;
 }
 
 export interface RequestOptions {
@@ -111,7 +126,7 @@ export async function apiRequest(
     credentials: 'include',
     signal: options.signal,
   });
-  await throwIfNotOk(res);
+  await throwIfNotOk(res, Boolean(headers.Authorization));
   return res;
 }
 
@@ -123,7 +138,7 @@ export async function getJson<T>(url: string, on401: 'throw' | 'returnNull' = 't
   }
   const res = await fetch(resolveUrl(url), { headers, credentials: 'include' });
   if (on401 === 'returnNull' && res.status === 401) return null;
-  await throwIfNotOk(res);
+  await throwIfNotOk(res, Boolean(headers.Authorization));
   return (await res.json()) as T;
 }
 

@@ -56,6 +56,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description Not allowed (e.g. account-disabled: the token's or password's account is disabled; email not verified when required, PRINTER_LINK_OFF, HOST_NOT_ALLOWED) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
                 /** @description Not found, or not yours */
                 404: {
                     headers: {
@@ -144,6 +153,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description Not allowed (e.g. account-disabled: the token's or password's account is disabled; email not verified when required, PRINTER_LINK_OFF, HOST_NOT_ALLOWED) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
                 /** @description Not found, or not yours */
                 404: {
                     headers: {
@@ -210,6 +228,15 @@ export interface paths {
                 };
                 /** @description Invalid input (code VALIDATION_ERROR or a named code, with fields) */
                 400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not allowed (e.g. account-disabled: the token's or password's account is disabled; email not verified when required, PRINTER_LINK_OFF, HOST_NOT_ALLOWED) */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -314,6 +341,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description Not allowed (e.g. account-disabled: the token's or password's account is disabled; email not verified when required, PRINTER_LINK_OFF, HOST_NOT_ALLOWED) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
                 /** @description Not found, or not yours */
                 404: {
                     headers: {
@@ -405,6 +441,15 @@ export interface paths {
                 };
                 /** @description Invalid input (code VALIDATION_ERROR or a named code, with fields) */
                 400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not allowed (e.g. account-disabled: the token's or password's account is disabled; email not verified when required, PRINTER_LINK_OFF, HOST_NOT_ALLOWED) */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -518,6 +563,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description Not allowed (e.g. account-disabled: the token's or password's account is disabled; email not verified when required, PRINTER_LINK_OFF, HOST_NOT_ALLOWED) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
                 /** @description Not found, or not yours */
                 404: {
                     headers: {
@@ -616,6 +670,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description Not allowed (e.g. account-disabled: the token's or password's account is disabled; email not verified when required, PRINTER_LINK_OFF, HOST_NOT_ALLOWED) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
                 /** @description Conflict (e.g. the state does not allow it) */
                 409: {
                     headers: {
@@ -704,6 +767,15 @@ export interface paths {
                 };
                 /** @description Not signed in or the session ended */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not allowed (e.g. account-disabled: the token's or password's account is disabled; email not verified when required, PRINTER_LINK_OFF, HOST_NOT_ALLOWED) */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -833,6 +905,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description Not allowed (e.g. account-disabled: the token's or password's account is disabled; email not verified when required, PRINTER_LINK_OFF, HOST_NOT_ALLOWED) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
                 /** @description Not found, or not yours */
                 404: {
                     headers: {
@@ -952,6 +1033,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description Not allowed (e.g. account-disabled: the token's or password's account is disabled; email not verified when required, PRINTER_LINK_OFF, HOST_NOT_ALLOWED) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
                 /** @description Request entity too large */
                 413: {
                     headers: {
@@ -1054,6 +1144,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description Not allowed (e.g. account-disabled: the token's or password's account is disabled; email not verified when required, PRINTER_LINK_OFF, HOST_NOT_ALLOWED) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
                 /** @description Something went wrong on the server (INTERNAL_ERROR) */
                 500: {
                     headers: {
@@ -1107,7 +1206,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Not allowed (e.g. email not verified when required, PRINTER_LINK_OFF, HOST_NOT_ALLOWED) */
+                /** @description Not allowed (e.g. account-disabled: the token's or password's account is disabled; email not verified when required, PRINTER_LINK_OFF, HOST_NOT_ALLOWED) */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -1254,6 +1353,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description Not allowed (e.g. account-disabled: the token's or password's account is disabled; email not verified when required, PRINTER_LINK_OFF, HOST_NOT_ALLOWED) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
                 /** @description Something went wrong on the server (INTERNAL_ERROR) */
                 500: {
                     headers: {
@@ -1323,7 +1431,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Not allowed (e.g. email not verified when required, PRINTER_LINK_OFF, HOST_NOT_ALLOWED) */
+                /** @description Not allowed (e.g. account-disabled: the token's or password's account is disabled; email not verified when required, PRINTER_LINK_OFF, HOST_NOT_ALLOWED) */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -1420,6 +1528,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description Not allowed (e.g. account-disabled: the token's or password's account is disabled; email not verified when required, PRINTER_LINK_OFF, HOST_NOT_ALLOWED) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
                 /** @description Something went wrong on the server (INTERNAL_ERROR) */
                 500: {
                     headers: {
@@ -1469,6 +1586,15 @@ export interface paths {
                 };
                 /** @description Not signed in or the session ended */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not allowed (e.g. account-disabled: the token's or password's account is disabled; email not verified when required, PRINTER_LINK_OFF, HOST_NOT_ALLOWED) */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1536,6 +1662,15 @@ export interface paths {
                 };
                 /** @description Not signed in or the session ended */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not allowed (e.g. account-disabled: the token's or password's account is disabled; email not verified when required, PRINTER_LINK_OFF, HOST_NOT_ALLOWED) */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1617,6 +1752,15 @@ export interface paths {
                 };
                 /** @description Not signed in or the session ended */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not allowed (e.g. account-disabled: the token's or password's account is disabled; email not verified when required, PRINTER_LINK_OFF, HOST_NOT_ALLOWED) */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1712,6 +1856,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description Not allowed (e.g. account-disabled: the token's or password's account is disabled; email not verified when required, PRINTER_LINK_OFF, HOST_NOT_ALLOWED) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
                 /** @description Not found, or not yours */
                 404: {
                     headers: {
@@ -1792,6 +1945,15 @@ export interface paths {
                 };
                 /** @description Not signed in or the session ended */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not allowed (e.g. account-disabled: the token's or password's account is disabled; email not verified when required, PRINTER_LINK_OFF, HOST_NOT_ALLOWED) */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1911,6 +2073,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description Not allowed (e.g. account-disabled: the token's or password's account is disabled; email not verified when required, PRINTER_LINK_OFF, HOST_NOT_ALLOWED) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
                 /** @description Not found, or not yours */
                 404: {
                     headers: {
@@ -1986,6 +2157,15 @@ export interface paths {
                         "application/json": Record<string, never>;
                     };
                 };
+                /** @description Not allowed (e.g. account-disabled: the token's or password's account is disabled; email not verified when required, PRINTER_LINK_OFF, HOST_NOT_ALLOWED) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
                 /** @description Something went wrong on the server (INTERNAL_ERROR) */
                 500: {
                     headers: {
@@ -2038,6 +2218,15 @@ export interface paths {
                         "image/jpeg": string;
                     };
                 };
+                /** @description Not allowed (e.g. account-disabled: the token's or password's account is disabled; email not verified when required, PRINTER_LINK_OFF, HOST_NOT_ALLOWED) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
                 /** @description Not found, or not yours */
                 404: {
                     headers: {
@@ -2086,6 +2275,15 @@ export interface paths {
                     };
                     content?: never;
                 };
+                /** @description Not allowed (e.g. account-disabled: the token's or password's account is disabled; email not verified when required, PRINTER_LINK_OFF, HOST_NOT_ALLOWED) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
                 /** @description Not found, or not yours */
                 404: {
                     headers: {
@@ -2133,6 +2331,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["PriceEntry"][];
+                    };
+                };
+                /** @description Not allowed (e.g. account-disabled: the token's or password's account is disabled; email not verified when required, PRINTER_LINK_OFF, HOST_NOT_ALLOWED) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Something went wrong on the server (INTERNAL_ERROR) */
@@ -2189,6 +2396,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description Not allowed (e.g. account-disabled: the token's or password's account is disabled; email not verified when required, PRINTER_LINK_OFF, HOST_NOT_ALLOWED) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
                 /** @description Something went wrong on the server (INTERNAL_ERROR) */
                 500: {
                     headers: {
@@ -2235,6 +2451,15 @@ export interface paths {
                 };
                 /** @description Not signed in or the session ended */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not allowed (e.g. account-disabled: the token's or password's account is disabled; email not verified when required, PRINTER_LINK_OFF, HOST_NOT_ALLOWED) */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2314,6 +2539,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description Not allowed (e.g. account-disabled: the token's or password's account is disabled; email not verified when required, PRINTER_LINK_OFF, HOST_NOT_ALLOWED) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
                 /** @description Something went wrong on the server (INTERNAL_ERROR) */
                 500: {
                     headers: {
@@ -2377,6 +2611,15 @@ export interface paths {
                 };
                 /** @description Not signed in or the session ended */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not allowed (e.g. account-disabled: the token's or password's account is disabled; email not verified when required, PRINTER_LINK_OFF, HOST_NOT_ALLOWED) */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2449,6 +2692,15 @@ export interface paths {
                 };
                 /** @description Not signed in or the session ended */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not allowed (e.g. account-disabled: the token's or password's account is disabled; email not verified when required, PRINTER_LINK_OFF, HOST_NOT_ALLOWED) */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2554,7 +2806,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Not allowed (e.g. email not verified when required, PRINTER_LINK_OFF, HOST_NOT_ALLOWED) */
+                /** @description Not allowed (e.g. account-disabled: the token's or password's account is disabled; email not verified when required, PRINTER_LINK_OFF, HOST_NOT_ALLOWED) */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -2653,6 +2905,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description Not allowed (e.g. account-disabled: the token's or password's account is disabled; email not verified when required, PRINTER_LINK_OFF, HOST_NOT_ALLOWED) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
                 /** @description Not found, or not yours */
                 404: {
                     headers: {
@@ -2708,6 +2969,15 @@ export interface paths {
                             currentUsage: number;
                             resetsAt: string;
                         };
+                    };
+                };
+                /** @description Not allowed (e.g. account-disabled: the token's or password's account is disabled; email not verified when required, PRINTER_LINK_OFF, HOST_NOT_ALLOWED) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Something went wrong on the server (INTERNAL_ERROR) */
@@ -2768,6 +3038,15 @@ export interface paths {
                 };
                 /** @description Invalid input (code VALIDATION_ERROR or a named code, with fields) */
                 400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not allowed (e.g. account-disabled: the token's or password's account is disabled; email not verified when required, PRINTER_LINK_OFF, HOST_NOT_ALLOWED) */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2847,6 +3126,15 @@ export interface paths {
                         "application/json": components["schemas"]["SharedResult"];
                     };
                 };
+                /** @description Not allowed (e.g. account-disabled: the token's or password's account is disabled; email not verified when required, PRINTER_LINK_OFF, HOST_NOT_ALLOWED) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
                 /** @description Not found, or not yours */
                 404: {
                     headers: {
@@ -2914,6 +3202,15 @@ export interface paths {
                 };
                 /** @description Invalid input (code VALIDATION_ERROR or a named code, with fields) */
                 400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not allowed (e.g. account-disabled: the token's or password's account is disabled; email not verified when required, PRINTER_LINK_OFF, HOST_NOT_ALLOWED) */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3000,6 +3297,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description Not allowed (e.g. account-disabled: the token's or password's account is disabled; email not verified when required, PRINTER_LINK_OFF, HOST_NOT_ALLOWED) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
                 /** @description Something went wrong on the server (INTERNAL_ERROR) */
                 500: {
                     headers: {
@@ -3058,6 +3364,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description Not allowed (e.g. account-disabled: the token's or password's account is disabled; email not verified when required, PRINTER_LINK_OFF, HOST_NOT_ALLOWED) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
                 /** @description Something went wrong on the server (INTERNAL_ERROR) */
                 500: {
                     headers: {
@@ -3109,6 +3424,15 @@ export interface paths {
                 };
                 /** @description Invalid input (code VALIDATION_ERROR or a named code, with fields) */
                 400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not allowed (e.g. account-disabled: the token's or password's account is disabled; email not verified when required, PRINTER_LINK_OFF, HOST_NOT_ALLOWED) */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3210,7 +3534,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Not allowed (e.g. email not verified when required, PRINTER_LINK_OFF, HOST_NOT_ALLOWED) */
+                /** @description Not allowed (e.g. account-disabled: the token's or password's account is disabled; email not verified when required, PRINTER_LINK_OFF, HOST_NOT_ALLOWED) */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -3319,6 +3643,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description Not allowed (e.g. account-disabled: the token's or password's account is disabled; email not verified when required, PRINTER_LINK_OFF, HOST_NOT_ALLOWED) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
                 /** @description Request entity too large */
                 413: {
                     headers: {
@@ -3389,6 +3722,15 @@ export interface paths {
                         "application/json": {
                             [key: string]: components["schemas"]["PlanLimit"];
                         };
+                    };
+                };
+                /** @description Not allowed (e.g. account-disabled: the token's or password's account is disabled; email not verified when required, PRINTER_LINK_OFF, HOST_NOT_ALLOWED) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Something went wrong on the server (INTERNAL_ERROR) */
@@ -3463,7 +3805,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Not allowed (e.g. email not verified when required, PRINTER_LINK_OFF, HOST_NOT_ALLOWED) */
+                /** @description Not allowed (e.g. account-disabled: the token's or password's account is disabled; email not verified when required, PRINTER_LINK_OFF, HOST_NOT_ALLOWED) */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -3559,6 +3901,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description Not allowed (e.g. account-disabled: the token's or password's account is disabled; email not verified when required, PRINTER_LINK_OFF, HOST_NOT_ALLOWED) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
                 /** @description Too many requests, or the monthly allowance is used up (PUBLIC_USAGE_LIMIT_EXCEEDED, USAGE_LIMIT_EXCEEDED, BUSY) */
                 429: {
                     headers: {
@@ -3642,6 +3993,15 @@ export interface paths {
                 };
                 /** @description Not signed in or the session ended */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not allowed (e.g. account-disabled: the token's or password's account is disabled; email not verified when required, PRINTER_LINK_OFF, HOST_NOT_ALLOWED) */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3764,6 +4124,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description Not allowed (e.g. account-disabled: the token's or password's account is disabled; email not verified when required, PRINTER_LINK_OFF, HOST_NOT_ALLOWED) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
                 /** @description Not found, or not yours */
                 404: {
                     headers: {
@@ -3852,6 +4221,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description Not allowed (e.g. account-disabled: the token's or password's account is disabled; email not verified when required, PRINTER_LINK_OFF, HOST_NOT_ALLOWED) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
                 /** @description Something went wrong on the server (INTERNAL_ERROR) */
                 500: {
                     headers: {
@@ -3904,6 +4282,15 @@ export interface paths {
                 };
                 /** @description Not signed in or the session ended */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not allowed (e.g. account-disabled: the token's or password's account is disabled; email not verified when required, PRINTER_LINK_OFF, HOST_NOT_ALLOWED) */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };

@@ -4,11 +4,12 @@
 //           → (signed out / token failure) everything cleared.
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useSWRConfig } from 'swr';
-import { ApiError, getUserProfile, setAuthToken, transferUsage } from '../api/client';
+import { ApiError, getUserProfile, setAccountDisabledHandler, setAuthToken, transferUsage } from '../api/client';
 import type { UserProfile } from '../api/types';
 import { config } from '../config';
 import { createAuthBackend } from './backend';
 import { AuthActionsContext, AuthContext, type AuthActions } from './context';
+import { markSessionEnded } from './sessionEnded';
 import { EXPIRY_MARGIN_MS, type AppUser, type AuthBackend, type AuthState, type IdentityUser } from './types';
 
 // setTimeout cannot wait longer than this (about 24.8 days).
@@ -175,6 +176,18 @@ export function AuthProvider({ backend: injected, children }: { backend?: AuthBa
     );
     return unsubscribe;
   }, [apply, backend, load, signedOut]);
+
+  // The server says the signed-in account is disabled: sign out here too, and the sign-in screen
+  // says why (a signed-in screen sends the maker there).
+  useEffect(() => {
+    setAccountDisabledHandler(() => {
+      if (backend.sessionRejected) backend.sessionRejected();
+      else void backend.signOut().catch((err: unknown) => console.error('Sign out failed', err));
+      markSessionEnded('disabled');
+      signedOut();
+    });
+    return () => setAccountDisabledHandler(null);
+  }, [backend, signedOut]);
 
   // The token counts as expired 30 s early: then it is refreshed (Firebase)
   // or the session ends (local).

@@ -5,7 +5,8 @@ import Box from '@mui/material/Box';
 import CircularProgress from '@mui/material/CircularProgress';
 import Typography from '@mui/material/Typography';
 import { SIGNED_OUT_ERROR } from '../features/troubleshoot/errors';
-import { sessionEnded } from './sessionEnded';
+import { ACCOUNT_DISABLED_MESSAGE } from './errors';
+import { sessionEndReason } from './sessionEnded';
 import { useAuth } from './useAuth';
 
 /** A spinner over the whole screen with a short text. */
@@ -42,8 +43,14 @@ export function ProtectedRoute({ children }: { children: ReactNode }) {
   const location = useLocation();
   if (loading) return <FullScreenLoader text="Loading..." />;
   if (!user && !firebaseUser) {
-    // A session that ended by itself says so; the screen's form keeps its draft for the next sign-in.
-    const state = sessionEnded() ? { from: location, notice: SIGNED_OUT_ERROR, signedOut: true } : { from: location };
+    // A session that ended by itself says why; the screen's form keeps its draft for the next sign-in.
+    const reason = sessionEndReason();
+    const state =
+      reason === 'disabled'
+        ? { from: location, notice: ACCOUNT_DISABLED_MESSAGE, signedOut: true, disabled: true }
+        : reason
+          ? { from: location, notice: SIGNED_OUT_ERROR, signedOut: true }
+          : { from: location };
     return <Navigate to="/login" replace state={state} />;
   }
   if (!user) return <FullScreenLoader text="Loading user data..." />;

@@ -25,7 +25,13 @@ export function toAuthFailure(err: unknown): AuthFailure {
   return { code: '', message: '' };
 }
 
+/** What a maker whose account was disabled is told (the server's own words for account-disabled). */
+export const ACCOUNT_DISABLED_MESSAGE = 'This account has been disabled. Contact the operator of this site to have it restored.';
+
 const AUTH_MESSAGES: Record<string, string> = {
+  // Local mode answers account-disabled; Firebase says user-disabled.
+  'account-disabled': ACCOUNT_DISABLED_MESSAGE,
+  'user-disabled': ACCOUNT_DISABLED_MESSAGE,
   'email-already-in-use': 'An account with this email already exists',
   'weak-password': 'Password is too weak',
   'invalid-email': 'Invalid email address',
@@ -42,7 +48,6 @@ const AUTH_MESSAGES: Record<string, string> = {
 const FIREBASE_FRIENDLY: Record<string, string> = {
   'too-many-requests': 'Too many attempts. Please wait a few minutes and try again.',
   'network-request-failed': 'No internet connection. Please check your connection and try again.',
-  'user-disabled': 'This account has been disabled.',
   'popup-blocked': 'The sign-in popup was blocked. Please allow popups and try again.',
 };
 

@@ -4,10 +4,16 @@ import { Route, Routes } from 'react-router-dom';
 import { describe, expect, it, vi } from 'vitest';
 import { trackLoginAttempt, trackLoginFailure, trackSignUp } from '../analytics';
 import { scrubAddressBar } from '../addressBar';
-import { ApiError } from '../api/client';
+import { ApiError, setAuthToken } from '../api/client';
+import { AuthProvider } from '../auth/AuthProvider';
+import { ACCOUNT_DISABLED_MESSAGE } from '../auth/errors';
+import { createLocalBackend, SESSION_STORAGE_KEY } from '../auth/localBackend';
 import { localPasswordUpdate, localVerifyEmail } from '../auth/localApi';
 import { AuthActionsContext, AuthContext, signedOutState, type AuthActions } from '../auth/context';
+import { ProtectedRoute } from '../auth/ProtectedRoute';
+import { SIGNED_OUT_ERROR } from '../features/troubleshoot/errors';
 import type { AuthState } from '../auth/types';
+import { config } from '../config';
 import { renderWithProviders } from '../test/render';
 import Login, { REDIRECT_DELAY_MS, SIGNUP_TOAST_TEXT, SIGNUP_TOAST_TITLE, loginModeOf } from './Login';
 
@@ -274,6 +280,74 @@ describe('/login', { timeout: 20_000 }, () => {
       expect(fetchMock).toHaveBeenCalledTimes(1);
     } finally {
       vi.unstubAllGlobals();
+    }
+  });
+});
+
+describe('a disabled account', { timeout: 20_000 }, () => {
+  const jsonAnswer = (body: unknown, status: number) =>
+    new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+
+  it.each([
+    ['disabled (403 account-disabled)', 403, 'account-disabled', ACCOUNT_DISABLED_MESSAGE, /MuiAlert-.*[Ee]rror/],
+    ['whose session ended (401)', 401, 'UNAUTHENTICATED', SIGNED_OUT_ERROR, /MuiAlert-.*[Ww]arning/],
+  ])('a signed-in maker %s is signed out and the sign-in screen says why', async (_, status, code, notice, severity) => {
+    setAuthToken(null);
+    sessionStorage.clear();
+    localStorage.setItem(
+      SESSION_STORAGE_KEY,
+      JSON.stringify({ token: 'local-tok', expiresAt: Date.now() + 3600_000, identity: { uid: '7', email: 'ada@example.com', displayName: 'Ada', emailVerified: true } }),
+    );
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => jsonAnswer({ error: { code, message: code === 'account-disabled' ? ACCOUNT_DISABLED_MESSAGE : 'expired' } }, status)),
+    );
+    try {
+      renderWithProviders(
+        <AuthProvider backend={createLocalBackend({ emailEnabled: false })}>
+          <Routes>
+            <Route path="/login" element={<Login />} />
+            <Route path="/dashboard" element={<ProtectedRoute><div>dashboard screen</div></ProtectedRoute>} />
+          </Routes>
+        </AuthProvider>,
+        { path: '/dashboard' },
+      );
+      const alert = await screen.findByTestId('auth-success');
+      expect(alert).toHaveTextContent(notice);
+      expect(alert.className).toMatch(severity);
+      expect(screen.getByRole('heading', { name: 'Welcome Back' })).toBeInTheDocument();
+      expect(localStorage.getItem(SESSION_STORAGE_KEY)).toBeNull();
+    } finally {
+      vi.unstubAllGlobals();
+      localStorage.clear();
+      sessionStorage.clear();
+      setAuthToken(null);
+    }
+  });
+
+  it.each([
+    ['local mode: the right password of a disabled account', new ApiError(403, 'Forbidden', JSON.stringify({ error: { code: 'account-disabled', message: ACCOUNT_DISABLED_MESSAGE } }))],
+    ["Firebase's own disabled flag", Object.assign(new Error('Firebase: Error (auth/user-disabled).'), { code: 'auth/user-disabled' })],
+  ])('a sign-in refused for %s shows why', async (_, err) => {
+    const { user } = renderLogin('/login', fakeActions({ signIn: vi.fn(async () => Promise.reject(err)) }));
+    fill('Email', 'ada@example.com');
+    fill('Password', 'secret1');
+    await user.click(screen.getByRole('button', { name: 'Sign In' }));
+    expect(await screen.findByTestId('auth-error')).toHaveTextContent(ACCOUNT_DISABLED_MESSAGE);
+  });
+
+  it("names the operator's contact email after the message when one is set", async () => {
+    config.contactEmail = 'ops@example.com';
+    try {
+      const err = new ApiError(403, 'Forbidden', JSON.stringify({ error: { code: 'account-disabled', message: ACCOUNT_DISABLED_MESSAGE } }));
+      const { user } = renderLogin('/login', fakeActions({ signIn: vi.fn(async () => Promise.reject(err)) }));
+      fill('Email', 'ada@example.com');
+      fill('Password', 'secret1');
+      await user.click(screen.getByRole('button', { name: 'Sign In' }));
+      expect(await screen.findByTestId('auth-error')).toHaveTextContent(`${ACCOUNT_DISABLED_MESSAGE} Contact: ops@example.com`);
+      expect(screen.getByRole('link', { name: 'ops@example.com' })).toHaveAttribute('href', 'mailto:ops@example.com');
+    } finally {
+      config.contactEmail = '';
     }
   });
 });

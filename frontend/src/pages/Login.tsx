@@ -19,7 +19,7 @@ import { config } from '../config';
 import { LogoMark } from '../components/Logo';
 import { PageLoader } from '../components/PageLoader';
 import { useToast } from '../components/Toast';
-import { authErrorMessage, failureCode, resetErrorMessage, toAuthFailure } from '../auth/errors';
+import { ACCOUNT_DISABLED_MESSAGE, authErrorMessage, failureCode, resetErrorMessage, toAuthFailure } from '../auth/errors';
 import { actionLinkOf, capturedActionLink, forgetActionLink, scrubAddressBar } from '../addressBar';
 import { forgetSessionEnded } from '../auth/sessionEnded';
 import { useAuth, useAuthActions } from '../auth/useAuth';
@@ -104,6 +104,26 @@ interface Fields {
 
 const emptyFields: Fields = { displayName: '', email: '', password: '', confirm: '' };
 
+/** The disabled-account message is followed by the operator's contact email when one is set. */
+function withOperatorContact(text: string): ReactNode {
+  const email = config.contactEmail.trim();
+  if (text !== ACCOUNT_DISABLED_MESSAGE || !email) return text;
+  return (
+    <>
+      {text} Contact:{' '}
+      <Link href={`mailto:${email}`} underline="always">
+        {email}
+      </Link>
+    </>
+  );
+}
+
+/** A signed-out notice warns (a disabled account is an error); any other notice is a success. */
+function noticeSeverity(state: { disabled?: boolean } | null, signedOut: boolean): 'error' | 'warning' | 'success' {
+  if (!signedOut) return 'success';
+  return state?.disabled ? 'error' : 'warning';
+}
+
 export default function Login() {
   // Every navigation to /login starts the screen afresh: 'Get Started' while on /login, or the
   // sign-in after a new password (same address, since the link's code left it at start).
@@ -116,7 +136,7 @@ function LoginScreen() {
   const actions = useAuthActions();
   const { toast } = useToast();
   const navigate = useNavigate();
-  const location = useLocation() as Location<{ from?: Location; notice?: string; signedOut?: boolean } | null>;
+  const location = useLocation() as Location<{ from?: Location; notice?: string; signedOut?: boolean; disabled?: boolean } | null>;
   // A session that ended by itself has been explained once it is shown here.
   const signedOutNotice = location.state?.signedOut === true;
   useEffect(forgetSessionEnded, []);
@@ -339,12 +359,12 @@ function LoginScreen() {
         <Stack spacing={2}>
           {error && (
             <Alert severity="error" data-testid="auth-error">
-              {error}
+              {withOperatorContact(error)}
             </Alert>
           )}
           {success && (
-            <Alert severity={signedOutNotice && success === location.state?.notice ? 'warning' : 'success'} data-testid="auth-success">
-              {success}
+            <Alert severity={noticeSeverity(location.state, signedOutNotice && success === location.state?.notice)} data-testid="auth-success">
+              {withOperatorContact(success)}
             </Alert>
           )}
           {(mode === 'signup' || mode === 'signin') && !success && savePending && (
