@@ -794,17 +794,53 @@ func (a *analysis) steps() ([]Step, []ruleStep) {
 	}
 	a.cands = cands // the room as it grew, for the next analysis
 
-	sortStable(cands, func(a, b candidateStep) bool {
-		if a.history != b.history {
-			return a.history
-		}
-		return a.score > b.score
-	})
+	sortCandidates(cands)
 	chosen, best := pick(cands, covered)
 	if learned := a.withLearned(cands, chosen, added, top); learned != nil {
 		chosen, best = pick(learned, covered)
 	}
 	return a.render(chosen, best, rules)
+}
+
+// sortCandidates orders cands history first, then by score, ties in list
+// order. It sorts their indexes and moves each step once (a step is large:
+// moving it at every comparison cost more than the comparisons).
+func sortCandidates(cands []candidateStep) {
+	var room [64]int32
+	ord := room[:0]
+	for i := range cands {
+		ord = append(ord, int32(i))
+	}
+	sortStable(ord, func(a, b int32) bool {
+		ca, cb := &cands[a], &cands[b]
+		if ca.history != cb.history {
+			return ca.history
+		}
+		return ca.score > cb.score
+	})
+	permute(cands, ord)
+}
+
+// permute puts list[ord[i]] at i for every i, following the cycles of ord
+// (which it leaves as the identity).
+func permute[T any](list []T, ord []int32) {
+	for i := range ord {
+		if int(ord[i]) == i {
+			continue
+		}
+		tmp := list[i]
+		j := i
+		for {
+			k := int(ord[j])
+			ord[j] = int32(j)
+			if k == i {
+				list[j] = tmp
+				break
+			}
+			list[j] = list[k]
+			j = k
+		}
+	}
 }
 
 // pick takes steps from cands in their order: at most maxSteps, no mode fix

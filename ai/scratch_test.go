@@ -74,3 +74,34 @@ func TestDropUnrevealedIsDeleteFunc(t *testing.T) {
 		}
 	}
 }
+
+// sortCandidates orders the steps exactly as sorting the steps themselves
+// with its rule does (history first, then score, ties and NaNs in list
+// order), at lengths below and above its room on the stack.
+func TestSortCandidatesIsTheStableSort(t *testing.T) {
+	rng := rand.New(rand.NewSource(3))
+	scores := []float64{0, 1, 1, 2.5, -1, math.NaN(), math.Inf(1)}
+	for round := 0; round < 2000; round++ {
+		n := rng.Intn(90)
+		cands := make([]candidateStep, n)
+		for i := range cands {
+			cands[i] = candidateStep{step: Step{Title: string(rune('a' + i%26))}, mode: i, history: rng.Intn(6) == 0, score: scores[rng.Intn(len(scores))]}
+			if rng.Intn(2) == 0 {
+				cands[i].score = rng.Float64()
+			}
+		}
+		want := slices.Clone(cands)
+		sortStable(want, func(a, b candidateStep) bool {
+			if a.history != b.history {
+				return a.history
+			}
+			return a.score > b.score
+		})
+		sortCandidates(cands)
+		for i := range want {
+			if cands[i].mode != want[i].mode {
+				t.Fatalf("round %d, n %d: position %d holds step %d, want %d", round, n, i, cands[i].mode, want[i].mode)
+			}
+		}
+	}
+}
