@@ -1006,8 +1006,13 @@ var titleSynonyms = map[string]string{
 // titleKey is the set of content stems of a title, numbers and generic verbs
 // left out.
 func titleKey(title string) []string {
-	var out []string
-	for _, t := range tokens(title) {
+	var room, stems [24]string // a title's words and stems, on the stack
+	out := stems[:0]
+	for _, w := range appendWords(room[:0], title) {
+		t := normWord(w)
+		if t == "" {
+			continue
+		}
 		if s, ok := titleSynonyms[t]; ok {
 			t = s
 		}
@@ -1016,9 +1021,9 @@ func titleKey(title string) []string {
 		}
 		out = append(out, t)
 	}
-	out = uniq(out)
-	sort.Strings(out)
-	return out
+	key := uniq(out) // its own copy, off the stack
+	sort.Strings(key)
+	return key
 }
 
 // duplicateTitle reports whether key says nearly the same as a kept title:
