@@ -145,6 +145,16 @@ const axeSource = await readFile(createRequire(import.meta.url).resolve('axe-cor
 export async function axeViolations(page) {
   // Evaluated through the DevTools protocol: the page's CSP allows no inline script.
   if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource);
+  // Contrast is measured on the final colours: a button just enabled by data that arrived is still in
+  // its 250 ms colour transition. Finite transitions and animations are waited for (at most 2 s);
+  // endless ones (a spinner, a skeleton's pulse) are not.
+  await page.evaluate(() => {
+    const finite = document
+      .getAnimations()
+      .filter((a) => a.effect && a.effect.getComputedTiming().endTime !== Infinity)
+      .map((a) => a.finished.catch(() => undefined));
+    return Promise.race([Promise.all(finite), new Promise((done) => setTimeout(done, 2000))]);
+  });
   const result = await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
   return result.violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }

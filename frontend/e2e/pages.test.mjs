@@ -137,8 +137,7 @@ describe('pages on a phone', () => {
       await visit('/account', 'Your Account');
       await page.getByRole('button', { name: 'Delete my account' }).click();
       await page.getByRole('dialog').waitFor();
-      await page.waitForTimeout(300); // dialog fade-in: contrast is measured on the final colours
-      await check('/account, delete dialog');
+      await check('/account, delete dialog'); // after the fade-in: axeViolations waits for transitions
       await page.keyboard.press('Escape');
       await page.evaluate(() => localStorage.clear());
       await page.close();
