@@ -26,27 +26,35 @@ func InvalidChar(s string, multiline bool) string {
 		if r >= ' ' && r < 0x7f {
 			continue // printable ASCII, most of any text
 		}
-		if r == utf8.RuneError {
-			if _, size := utf8.DecodeRuneInString(s[i:]); size <= 1 {
-				return "bytes that are not valid UTF-8 text"
-			}
+		if why := judge(s, i, r, multiline); why != "" {
+			return why
 		}
-		switch {
-		case r == '\n' || r == '\r' || r == '\t':
-			if !multiline {
-				return describeChar(r, "a line break or tab")
-			}
-		case unicode.Is(unicode.Cc, r):
-			return describeChar(r, "a control character")
-		case r == '\u200d' || r == '\ufe0f':
-			// Zero-width joiner and variation selector: parts of emoji.
-		case unicode.Is(unicode.Cf, r):
-			return describeChar(r, "an invisible formatting character")
-		case r == '\u2028' || r == '\u2029':
-			return describeChar(r, "a line separator")
-		case (r&0xfffe) == 0xfffe || (r >= 0xfdd0 && r <= 0xfdef):
-			return describeChar(r, "a non-character")
+	}
+	return ""
+}
+
+// judge describes why r, at byte i of s, is refused, or "" when it is fine.
+func judge(s string, i int, r rune, multiline bool) string {
+	if r == utf8.RuneError {
+		if _, size := utf8.DecodeRuneInString(s[i:]); size <= 1 {
+			return "bytes that are not valid UTF-8 text"
 		}
+	}
+	switch {
+	case r == '\n' || r == '\r' || r == '\t':
+		if !multiline {
+			return describeChar(r, "a line break or tab")
+		}
+	case unicode.Is(unicode.Cc, r):
+		return describeChar(r, "a control character")
+	case r == '\u200d' || r == '\ufe0f':
+		// Zero-width joiner and variation selector: parts of emoji.
+	case unicode.Is(unicode.Cf, r):
+		return describeChar(r, "an invisible formatting character")
+	case r == '\u2028' || r == '\u2029':
+		return describeChar(r, "a line separator")
+	case (r&0xfffe) == 0xfffe || (r >= 0xfdd0 && r <= 0xfdef):
+		return describeChar(r, "a non-character")
 	}
 	return ""
 }

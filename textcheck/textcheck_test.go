@@ -4,31 +4,14 @@ import (
 	"strings"
 	"testing"
 	"unicode"
-	"unicode/utf8"
 )
 
-// invalidCharEveryRune is InvalidChar without its ASCII shortcut.
+// invalidCharEveryRune is InvalidChar without its ASCII shortcut: every
+// character judged.
 func invalidCharEveryRune(s string, multiline bool) string {
 	for i, r := range s {
-		if r == utf8.RuneError {
-			if _, size := utf8.DecodeRuneInString(s[i:]); size <= 1 {
-				return "bytes that are not valid UTF-8 text"
-			}
-		}
-		switch {
-		case r == '\n' || r == '\r' || r == '\t':
-			if !multiline {
-				return describeChar(r, "a line break or tab")
-			}
-		case unicode.Is(unicode.Cc, r):
-			return describeChar(r, "a control character")
-		case r == '\u200d' || r == '\ufe0f':
-		case unicode.Is(unicode.Cf, r):
-			return describeChar(r, "an invisible formatting character")
-		case r == '\u2028' || r == '\u2029':
-			return describeChar(r, "a line separator")
-		case (r&0xfffe) == 0xfffe || (r >= 0xfdd0 && r <= 0xfdef):
-			return describeChar(r, "a non-character")
+		if why := judge(s, i, r, multiline); why != "" {
+			return why
 		}
 	}
 	return ""
