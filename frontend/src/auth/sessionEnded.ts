@@ -26,10 +26,6 @@ export function sessionEndReason(): SessionEndReason | null {
   }
 }
 
-export function sessionEnded(): boolean {
-  return sessionEndReason() !== null;
-}
-
 export function forgetSessionEnded(): void {
   try {
     sessionStorage.removeItem(KEY);
