@@ -1,12 +1,14 @@
 package ai
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io/fs"
 	"math"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -161,7 +163,8 @@ func newEngineFS(fsys, caseFS fs.FS) (*Engine, error) {
 		e.fixCount += len(m.Fixes)
 	}
 	for mi, m := range kb.modes {
-		m.head = "This looks most like " + lowerFirst(m.Name) + " (" + CategoryLabels[m.Category] + "). " + sentence(m.Summary)
+		m.lowerName = lowerFirst(m.Name)
+		m.head = "This looks most like " + m.lowerName + " (" + CategoryLabels[m.Category] + "). " + sentence(m.Summary)
 		for i := range m.Signals {
 			sig := &m.Signals[i]
 			sig.cond, sig.negate = strings.CutPrefix(sig.When, "!")
@@ -707,25 +710,32 @@ func (a *analysis) modeFixes(mi int) []kbFix {
 }
 
 // fixDescription is a fix's description with the notes that apply to this
-// printer and material.
+// printer and material, written into room on the stack and copied out once.
 func (a *analysis) fixDescription(f *kbFix, own ownNumbers) string {
-	var room [8]string // most descriptions have a few parts
-	parts := append(room[:0], f.Description)
-	if n := a.ev.note(f); n != "" {
-		parts = append(room[:0], n, f.Description)
+	var room [maxDescRune + 24]byte // most descriptions fit
+	b := room[:0]
+	d := description{own: own}
+	if a.facts.mat != nil {
+		d.label = a.facts.mat.label()
 	}
-	before := len(parts)
-	parts = a.facts.appendValueNotes(parts, f.Values)
-	if len(parts) == before && f.retract {
+	if own.line != "" {
+		b = append(b, own.line...)
+	}
+	if n := a.ev.note(f); n != "" {
+		b = d.add(b, n)
+	}
+	b = d.add(b, f.Description)
+	before := d.parts
+	b = a.facts.appendValueNotes(b, &d, f.Values)
+	if d.parts == before && f.retract {
 		switch a.facts.extruder {
 		case "bowden":
-			parts = append(parts, a.facts.extruderNote()+": Bowden retraction usually works at 4–6 mm and 40–50 mm/s.")
+			b = d.add(b, a.facts.extruderNote(), ": Bowden retraction usually works at 4–6 mm and 40–50 mm/s.")
 		case "direct":
-			parts = append(parts, a.facts.extruderNote()+": direct-drive retraction usually works at 0.5–2 mm and 30–45 mm/s.")
+			b = d.add(b, a.facts.extruderNote(), ": direct-drive retraction usually works at 0.5–2 mm and 30–45 mm/s.")
 		}
 	}
-	parts = a.facts.ownDescription(own, parts)
-	return truncateRunes(strings.Join(parts, " "), maxDescRune)
+	return truncateRunes(string(b), maxDescRune)
 }
 
 func sentence(s string) string {
@@ -734,6 +744,16 @@ func sentence(s string) string {
 		s += "."
 	}
 	return s
+}
+
+// appendSentence appends sentence(s) to b.
+func appendSentence(b []byte, s string) []byte {
+	s = strings.TrimSpace(s)
+	b = append(b, s...)
+	if s != "" && !strings.ContainsAny(s[len(s)-1:], ".!?") {
+		b = append(b, '.')
+	}
+	return b
 }
 
 // steps builds the ordered steps and returns the rule steps that made it in.
@@ -1151,32 +1171,38 @@ func (a *analysis) historyStep() *candidateStep {
 	}
 }
 
-// summary says what the engine believes is happening and why.
+// summary says what the engine believes is happening and why. It is
+// written into room on the stack and copied out once.
 func (a *analysis) summary(rules []ruleStep) string {
-	var b strings.Builder
-	b.Grow(maxSummaryRune)
+	var room [maxSummaryRune + 124]byte
+	b := room[:0]
 	f := a.facts
 	if len(a.ranked) == 0 {
-		b.WriteString("The knowledge base is empty, so these are general checks.")
+		b = append(b, "The knowledge base is empty, so these are general checks."...)
 	} else {
 		top := a.ranked[0]
 		m := a.e.kb.modes[top.mode]
 		note := a.ev.summaryNote(top.mode) // the file line that decided it
 		if top.text > 0 || note != "" {
-			b.WriteString(m.head)
-			if ev := uniq(top.evidence); len(ev) > 0 {
-				b.WriteString(" Your description mentions " + quoteList(ev, 4) + ".")
+			b = append(b, m.head...)
+			if len(top.evidence) > 0 {
+				b = append(b, " Your description mentions "...)
+				b = appendQuoteList(b, top.evidence, 4)
+				b = append(b, '.')
 			}
 			if note != "" {
-				b.WriteString(" " + note)
+				b = append(append(b, ' '), note...)
 			}
 		} else {
 			label := CategoryLabels[a.req.Category]
 			if label == "" || a.req.Category == "other" {
 				label = "your settings"
 			}
-			fmt.Fprintf(&b, "The description did not clearly match one failure mode, so the steps start with the most common causes for %s; the most likely is %s.",
-				label, lowerFirst(m.Name))
+			b = append(b, "The description did not clearly match one failure mode, so the steps start with the most common causes for "...)
+			b = append(b, label...)
+			b = append(b, "; the most likely is "...)
+			b = append(b, m.lowerName...)
+			b = append(b, '.')
 		}
 	}
 	quoted := 0
@@ -1186,31 +1212,40 @@ func (a *analysis) summary(rules []ruleStep) string {
 		}
 		quoted++
 		first, _, _ := strings.Cut(r.step.Description, ". ")
-		b.WriteString(" " + sentence(first))
+		b = appendSentence(append(b, ' '), first)
 	}
 	if note := f.extruderNote(); note != "" && f.printer != nil {
-		b.WriteString(" " + sentence(note))
+		b = appendSentence(append(b, ' '), note)
 	}
-	var alts []string
 	if len(a.ranked) > 0 {
 		topScore := a.ranked[0].total
+		alts := 0
 		for _, s := range a.ranked[1:min(len(a.ranked), 3)] {
 			if s.text > 0 && s.total >= 0.5*topScore {
-				alts = append(alts, lowerFirst(a.e.kb.modes[s.mode].Name))
+				if alts == 0 {
+					b = append(b, " Also possible: "...)
+				} else {
+					b = append(b, "; "...)
+				}
+				b = append(b, a.e.kb.modes[s.mode].lowerName...)
+				alts++
 			}
 		}
-	}
-	if len(alts) > 0 {
-		fmt.Fprintf(&b, " Also possible: %s.", strings.Join(alts, "; "))
+		if alts > 0 {
+			b = append(b, '.')
+		}
 	}
 	if n := len(a.req.Photos); n > 0 {
 		if n == 1 {
-			b.WriteString(" The attached photo was not analysed: the offline engine works from your description and settings only.")
+			b = append(b, " The attached photo was not analysed"...)
 		} else {
-			fmt.Fprintf(&b, " The %d attached photos were not analysed: the offline engine works from your description and settings only.", n)
+			b = append(b, " The "...)
+			b = strconv.AppendInt(b, int64(n), 10)
+			b = append(b, " attached photos were not analysed"...)
 		}
+		b = append(b, ": the offline engine works from your description and settings only."...)
 	}
-	return truncateRunes(strings.TrimSpace(b.String()), maxSummaryRune)
+	return truncateRunes(string(bytes.TrimSpace(b)), maxSummaryRune)
 }
 
 // materialTip is a material's usual settings, as the tips say them.
@@ -1274,15 +1309,25 @@ func lowerFirst(s string) string {
 	return strings.ToLower(s[:1]) + s[1:]
 }
 
-func quoteList(list []string, max int) string {
-	if len(list) > max {
-		list = list[:max]
+// appendQuoteList appends the first max distinct words of list to b, each
+// quoted as %q quotes it, separated by ", ".
+func appendQuoteList(b []byte, list []string, max int) []byte {
+	var room [8]string
+	shown := room[:0]
+	for _, s := range list {
+		if len(shown) == max {
+			break
+		}
+		if containsString(shown, s) {
+			continue
+		}
+		if len(shown) > 0 {
+			b = append(b, ", "...)
+		}
+		b = strconv.AppendQuote(b, s)
+		shown = append(shown, s)
 	}
-	q := make([]string, len(list))
-	for i, s := range list {
-		q[i] = fmt.Sprintf("%q", s)
-	}
-	return strings.Join(q, ", ")
+	return b
 }
 
 func truncateRunes(s string, n int) string {

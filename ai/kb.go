@@ -63,6 +63,8 @@ type kbMode struct {
 	file string // where the mode was read from, for error messages
 	// head opens a summary that finds this mode most likely; set at load.
 	head string
+	// lowerName is the name as a summary quotes it mid-sentence; set at load.
+	lowerName string
 }
 
 type kbFix struct {

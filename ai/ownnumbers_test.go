@@ -129,31 +129,71 @@ func TestTitleShapesReadAtLoad(t *testing.T) {
 	}
 }
 
-// The one-concatenation shortcuts of a fix's notes say what the plain
-// forms say: noteSentence(a, b, c, v) is sentence(a+b+c+v), forLabel(p, l) is
-// HasPrefix(p, "For "+l+":"), for values with and without end marks and
-// with trailing (also non-ASCII) space.
+// The shortcuts of a fix's notes say what the plain forms say: a note
+// written from its opening pieces and value is sentence(opening+v), and
+// forLabel(p, l) is HasPrefix(p, "For "+l+":"), for values with and
+// without end marks and with trailing (also non-ASCII) space.
 func TestNoteShortcutsAreThePlainForms(t *testing.T) {
 	prefixes := []string{"For PETG: ", "On a CoreXY printer: ", "For the Bowden extruder of Creality Ender 3 V2: "}
 	values := []string{"4–6 mm", "4–6 mm.", "Try 5 mm!", "Really?", "ends in space  ", "ends in nbsp\u00a0", "tab\t", "", "   ", "x", "…"}
 	for _, p := range prefixes {
 		for _, v := range values {
 			for _, split := range []int{0, 3, len(p)} {
-				a, b, c := p[:split], p[split:], ""
+				opening := []string{p[:split], p[split:]}
 				if split == 3 {
-					a, b, c = p[:1], p[1:3], p[3:]
+					opening = []string{p[:1], p[1:3], p[3:]}
 				}
-				if got, want := noteSentence(a, b, c, v), sentence(p+v); got != want {
-					t.Errorf("noteSentence(%q, %q, %q, %q) = %q, sentence gives %q", a, b, c, v, got, want)
+				d := description{parts: 1}
+				got := string(d.note([]byte("Before."), v, opening...))
+				if want := "Before. " + sentence(p+v); got != want {
+					t.Errorf("note(%q, %q) = %q, sentence gives %q", v, opening, got, want)
 				}
 			}
 		}
 	}
 	for _, p := range []string{"For PETG: dry it", "For PETG dry it", "For PET: x", "For PETG:", "Fo", "For ", "For PETG-CF: x", ""} {
 		for _, l := range []string{"PETG", "PET", ""} {
-			if got, want := forLabel(p, l), strings.HasPrefix(p, "For "+l+":"); got != want {
+			if got, want := forLabel([]byte(p), l), strings.HasPrefix(p, "For "+l+":"); got != want {
 				t.Errorf("forLabel(%q, %q) = %v, want %v", p, l, got, want)
 			}
 		}
+	}
+}
+
+// A fix's description (with its notes and the maker's own numbers) and the
+// summary are written in room on the stack and copied out once: one
+// allocation each.
+func TestStepTextIsCopiedOutOnce(t *testing.T) {
+	if testing.CoverMode() != "" {
+		t.Skip("coverage counters change what allocates")
+	}
+	e := sharedEngine(t)
+	req := Request{Category: "stringing", Description: "Lots of thin strings between the two towers, PETG on my Ender 3",
+		Material: "PETG", NozzleTemp: num(245), PrinterBrand: "Creality Ender 3 V2"}
+	a := e.prepare(&req)
+	defer a.release()
+	own, notes := 0, 0
+	for _, s := range a.ranked[:min(len(a.ranked), rankedModes)] {
+		fixes := e.kb.modes[s.mode].Fixes
+		for i := range fixes {
+			f := &fixes[i]
+			on := a.facts.ownNumbers(f)
+			if on.line != "" {
+				own++
+			}
+			if len(f.Values) > 0 {
+				notes++
+			}
+			if n := testing.AllocsPerRun(20, func() { a.fixDescription(f, on) }); n > 1 {
+				t.Errorf("the description of %q: %v allocations, want 1", f.Title, n)
+			}
+		}
+	}
+	if own == 0 || notes == 0 {
+		t.Fatalf("%d fixes with the maker's own numbers, %d with notes: the request tests neither", own, notes)
+	}
+	_, rules := a.steps()
+	if n := testing.AllocsPerRun(20, func() { a.summary(rules) }); n > 1 {
+		t.Errorf("the summary: %v allocations, want 1", n)
 	}
 }

@@ -1,6 +1,7 @@
 package ai
 
 import (
+	"bytes"
 	"fmt"
 	"io/fs"
 	"math"
@@ -592,15 +593,13 @@ func capitalize(s string) string {
 	return strings.ToUpper(s[:1]) + s[1:]
 }
 
-// appendValueNotes appends to notes, as sentences, the parts of a fix's
-// values map that apply to this request: the extruder type, motion system,
+// appendValueNotes appends to b, as parts of d, the parts of a fix's values
+// map that apply to this request: the extruder type, motion system,
 // enclosure and material.
-func (f *facts) appendValueNotes(notes []string, values map[string]string) []string {
+func (f *facts) appendValueNotes(b []byte, d *description, values map[string]string) []byte {
 	if len(values) == 0 {
-		return notes
+		return b
 	}
-	// Each note is made as a sentence in one concatenation, and only when
-	// its value is there: most fixes have one or two of these keys.
 	switch f.extruder {
 	case "direct":
 		key := "direct_drive"
@@ -609,23 +608,23 @@ func (f *facts) appendValueNotes(notes []string, values map[string]string) []str
 		}
 		if v, ok := values[key]; ok {
 			if f.printer != nil {
-				notes = append(notes, noteSentence("For the direct-drive extruder of ", f.printerName(), ": ", v))
+				b = d.note(b, v, "For the direct-drive extruder of ", f.printerName(), ": ")
 			} else {
-				notes = append(notes, noteSentence("For a direct-drive extruder: ", "", "", v))
+				b = d.note(b, v, "For a direct-drive extruder: ")
 			}
 		}
 	case "bowden":
 		if v, ok := values["bowden"]; ok {
 			if f.printer != nil {
-				notes = append(notes, noteSentence("For the Bowden extruder of ", f.printerName(), ": ", v))
+				b = d.note(b, v, "For the Bowden extruder of ", f.printerName(), ": ")
 			} else {
-				notes = append(notes, noteSentence("For a Bowden extruder: ", "", "", v))
+				b = d.note(b, v, "For a Bowden extruder: ")
 			}
 		}
 	}
 	add := func(key, prefix string) {
 		if v, ok := values[key]; ok {
-			notes = append(notes, noteSentence(prefix, "", "", v))
+			b = d.note(b, v, prefix)
 		}
 	}
 	switch {
@@ -643,23 +642,71 @@ func (f *facts) appendValueNotes(notes []string, values map[string]string) []str
 	}
 	if f.mat != nil {
 		if v, ok := values[f.mat.ID]; ok {
-			notes = append(notes, noteSentence("For ", f.mat.label(), ": ", v))
+			b = d.note(b, v, "For ", f.mat.label(), ": ")
 		}
 	}
-	return notes
+	return b
 }
 
-// noteSentence is sentence(a + b + c + v), made in one concatenation (a
-// starts with a letter).
-func noteSentence(a, b, c, v string) string {
-	v = strings.TrimRightFunc(v, unicode.IsSpace)
-	if v == "" {
-		return sentence(a + b + c)
+// description is how a fix's description is written into a byte slice:
+// parts joined by spaces. With the maker's own numbers (own.line, written
+// first), a part after the first that gives the material's general range
+// for the setting ("For PETG: … °C") goes, and every part says the maker's
+// target where it repeated the title's amount.
+type description struct {
+	own   ownNumbers
+	label string // the material's label; "" when none
+	parts int    // parts kept, own.line not counted
+	start int    // where the part being written starts
+}
+
+// begin starts a part at the end of b.
+func (d *description) begin(b []byte) []byte {
+	if d.parts > 0 || d.own.line != "" {
+		b = append(b, ' ')
 	}
-	if strings.ContainsAny(v[len(v)-1:], ".!?") {
-		return a + b + c + v
+	d.start = len(b)
+	return b
+}
+
+// end finishes the part begun last, keeping the rules of the maker's own
+// numbers.
+func (d *description) end(b []byte) []byte {
+	p := b[d.start:]
+	if d.own.line != "" {
+		if d.parts > 0 && d.label != "" && forLabel(p, d.label) && bytes.Contains(p, []byte(d.own.unit)) {
+			return b[:d.start-1] // the part and its space go
+		}
+		if amount := d.own.amount; amount != "" && d.own.target != amount && bytes.Contains(p, []byte(amount)) {
+			b = append(b[:d.start], strings.ReplaceAll(string(p), amount, d.own.target)...)
+		}
 	}
-	return a + b + c + v + "."
+	d.parts++
+	return b
+}
+
+// add appends the part made of pieces.
+func (d *description) add(b []byte, pieces ...string) []byte {
+	b = d.begin(b)
+	for _, s := range pieces {
+		b = append(b, s...)
+	}
+	return d.end(b)
+}
+
+// note appends the part that says value v after its opening (whose first
+// piece starts with a letter), as a sentence: trailing space trimmed and a
+// full stop added unless it ends in one of .!?
+func (d *description) note(b []byte, v string, opening ...string) []byte {
+	b = d.begin(b)
+	for _, s := range opening {
+		b = append(b, s...)
+	}
+	b = bytes.TrimRightFunc(append(b, v...), unicode.IsSpace)
+	if c := b[len(b)-1]; c != '.' && c != '!' && c != '?' {
+		b = append(b, '.')
+	}
+	return d.end(b)
 }
 
 // directionOf classifies a fix title that raises or lowers a setting.
@@ -700,7 +747,7 @@ func hasAnyWord(text string, ws ...string) bool {
 // maker's form or sliced file gives its current value, so the step can
 // start from that value instead of a general range.
 type ownSetting struct {
-	says  string   // how a step quotes the value: "You print at %s"
+	says  string   // how a step quotes the value, which follows: "You print at "
 	unit  string   // the unit of the value and of the title's numbers
 	words []string // the fix title names the setting by one of these…
 	not   []string // …and by none of these
@@ -709,39 +756,41 @@ type ownSetting struct {
 }
 
 var ownSettings = []ownSetting{
-	{says: "Your bed is at %s", unit: "°C", words: []string{"bed temperature"},
+	{says: "Your bed is at ", unit: "°C", words: []string{"bed temperature"},
 		value: func(f *facts) *float64 { return f.req.BedTemp }, usual: func(m *material) []float64 { return m.Bed }},
-	{says: "You print at %s", unit: "°C", words: []string{"nozzle temperature"}, not: []string{"first-layer", "first layer"},
+	{says: "You print at ", unit: "°C", words: []string{"nozzle temperature"}, not: []string{"first-layer", "first layer"},
 		value: func(f *facts) *float64 { return f.req.NozzleTemp }, usual: func(m *material) []float64 { return m.Nozzle }},
-	{says: "Your sliced file travels at %s", unit: "mm/s", words: []string{"travel speed"},
+	{says: "Your sliced file travels at ", unit: "mm/s", words: []string{"travel speed"},
 		value: func(f *facts) *float64 {
 			return slicerValue(f, func(s *SlicerSettings) *float64 { return s.TravelSpeed })
 		}},
-	{says: "Your sliced file prints outer walls at %s", unit: "mm/s", words: []string{"outer wall"}, not: []string{"acceleration", "jerk"},
+	{says: "Your sliced file prints outer walls at ", unit: "mm/s", words: []string{"outer wall"}, not: []string{"acceleration", "jerk"},
 		value: func(f *facts) *float64 {
 			return slicerValue(f, func(s *SlicerSettings) *float64 { return s.WallSpeed })
 		}},
-	{says: "Your sliced file prints the first layer at %s", unit: "mm/s", words: []string{"slow the first layer to"},
+	{says: "Your sliced file prints the first layer at ", unit: "mm/s", words: []string{"slow the first layer to"},
 		value: func(f *facts) *float64 {
 			return slicerValue(f, func(s *SlicerSettings) *float64 { return s.FirstLayerSpeed })
 		}},
-	{says: "Your sliced file runs the part fan at %s", unit: "%", words: []string{"part cooling", "part fan"}, not: []string{"bridge"},
+	{says: "Your sliced file runs the part fan at ", unit: "%", words: []string{"part cooling", "part fan"}, not: []string{"bridge"},
 		value: func(f *facts) *float64 { return slicerValue(f, fanSpeed) }},
-	{says: "Your infill is %s", unit: "%", words: []string{"infill"},
+	{says: "Your infill is ", unit: "%", words: []string{"infill"},
 		value: func(f *facts) *float64 { return f.req.Infill }},
-	{says: "Your sliced file accelerates at %s", unit: "mm/s²", words: []string{"acceleration"}, not: []string{"print speed"},
+	{says: "Your sliced file accelerates at ", unit: "mm/s²", words: []string{"acceleration"}, not: []string{"print speed"},
 		value: func(f *facts) *float64 {
 			return slicerValue(f, func(s *SlicerSettings) *float64 { return s.Acceleration })
 		}},
-	{says: "You print at %s", unit: "mm/s", words: []string{"print speed"},
+	{says: "You print at ", unit: "mm/s", words: []string{"print speed"},
 		value: func(f *facts) *float64 { return f.req.PrintSpeed }},
 }
 
+// slicerValue is a setting of the sliced file as slicer reads it; nil when
+// there is no file or the file did not have the setting.
 func slicerValue(f *facts, get func(*SlicerSettings) *float64) *float64 {
-	if v, ok := f.slicer(get); ok {
-		return &v
+	if f.req.Slicer == nil {
+		return nil
 	}
-	return nil
+	return get(f.req.Slicer)
 }
 
 // ownNumbers is a fix as this request's own numbers make it.
@@ -775,9 +824,9 @@ func (f *facts) ownNumbers(fix *kbFix) ownNumbers {
 		return out
 	}
 	out.unit = r.set.unit
-	quote := fmt.Sprintf(r.set.says, fmtNum(r.cur)+" "+r.set.unit)
+	cur := fmtNum(r.cur)
 	if r.done || r.m == nil {
-		out.line = quote + "."
+		out.line = r.set.says + cur + " " + r.set.unit + "."
 		out.done = r.done
 		return out
 	}
@@ -788,7 +837,7 @@ func (f *facts) ownNumbers(fix *kbFix) ownNumbers {
 	} else {
 		target = fmtNum(lo) + "–" + fmtNum(hi) + " " + r.set.unit
 	}
-	out.line = quote + ": try " + target + "."
+	out.line = r.set.says + cur + " " + r.set.unit + ": try " + target + "."
 	if r.relative {
 		out.title = title[:m[0]] + "to " + target + title[m[1]:]
 	} else if amount := title[m[4]:m[1]]; amount != target {
@@ -902,27 +951,7 @@ func (f *facts) applies(fix *kbFix) bool {
 }
 
 // forLabel reports whether p starts "For <label>:".
-func forLabel(p, label string) bool {
-	rest, ok := strings.CutPrefix(p, "For ")
-	return ok && strings.HasPrefix(rest, label) && strings.HasPrefix(rest[len(label):], ":")
-}
-
-// ownDescription starts a fix's description with the maker's own value and
-// target; the description says the same target where it repeated the
-// title's amount, and the material's general range for the setting goes.
-func (f *facts) ownDescription(own ownNumbers, parts []string) []string {
-	if own.line == "" {
-		return parts
-	}
-	out := []string{own.line}
-	for i, p := range parts {
-		if i > 0 && f.mat != nil && forLabel(p, f.mat.label()) && strings.Contains(p, own.unit) {
-			continue
-		}
-		if own.amount != "" && own.target != own.amount {
-			p = strings.ReplaceAll(p, own.amount, own.target)
-		}
-		out = append(out, p)
-	}
-	return out
+func forLabel(p []byte, label string) bool {
+	rest, ok := bytes.CutPrefix(p, []byte("For "))
+	return ok && len(rest) > len(label) && string(rest[:len(label)]) == label && rest[len(label)] == ':'
 }
