@@ -39,6 +39,7 @@ type Engine struct {
 
 	printerNames  *nameFinder // findPrinter on the knowledge's printers
 	materialNames *nameFinder // findMaterialInText on its materials
+	materialField *nameFinder // findMaterial on its materials
 	fixBase       []int       // per mode, the number of fixes of the modes before it
 	fixCount      int         // fixes of all modes
 }
@@ -158,6 +159,7 @@ func newEngineFS(fsys, caseFS fs.FS) (*Engine, error) {
 		}
 	}
 	e.printerNames, e.materialNames = printerFinder(kb.printers), materialFinder(kb.materials)
+	e.materialField = materialFieldFinder(kb.materials)
 	for _, m := range kb.modes {
 		e.fixBase = append(e.fixBase, e.fixCount)
 		e.fixCount += len(m.Fixes)
@@ -416,15 +418,18 @@ func (e *Engine) facts(req *Request) *facts {
 	if req.NozzleSize != nil && *req.NozzleSize > 0 {
 		f.nozzle = *req.NozzleSize
 	}
-	f.mat = findMaterial(e.kb.materials, req.Material)
+	if n, ok := e.materialField.find(strings.ToLower(req.Material), 0); ok {
+		f.mat = e.kb.materials[n.ref]
+	}
 	if f.mat == nil && strings.TrimSpace(req.Material) == "" {
 		if n, ok := e.materialNames.find(strings.ToLower(req.Description), 0); ok {
 			f.mat = e.kb.materials[n.ref]
 		}
 	}
-	printerText := req.PrinterBrand + " " + req.PrinterModel
-	if c := compact(printerText); c != "" {
-		if n, ok := e.printerNames.find(c, 0); ok {
+	// The printer is found in compact(brand + " " + model), made on the stack.
+	var room [64]byte
+	if c := appendCompact(appendCompact(room[:0], req.PrinterBrand), req.PrinterModel); len(c) > 0 {
+		if n, ok := e.printerNames.find(string(c), 0); ok {
 			f.printer = e.kb.printers[n.ref]
 		}
 	}
@@ -437,7 +442,7 @@ func (e *Engine) facts(req *Request) *facts {
 		}
 	}
 	if f.extruder == "" {
-		desc := strings.ToLower(req.Description + " " + printerText)
+		desc := strings.ToLower(req.Description + " " + req.PrinterBrand + " " + req.PrinterModel)
 		switch {
 		case strings.Contains(desc, "direct drive") || strings.Contains(desc, "direct-drive"):
 			f.extruder = "direct"

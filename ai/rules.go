@@ -296,10 +296,21 @@ func printerFinder(printers []*printer) *nameFinder {
 
 // materialFinder finds what findMaterialInText finds in a lower-cased text.
 func materialFinder(mats []*material) *nameFinder {
+	return materialNameFinder(mats, func(n string) bool { return !ambiguousMaterialNames[n] })
+}
+
+// materialFieldFinder finds what findMaterial finds in a lower-cased text.
+func materialFieldFinder(mats []*material) *nameFinder {
+	return materialNameFinder(mats, func(string) bool { return true })
+}
+
+// materialNameFinder finds the material whose longest name that keep keeps
+// stands as a word in a lower-cased text.
+func materialNameFinder(mats []*material, keep func(string) bool) *nameFinder {
 	var names []foundName
 	for mi, m := range mats {
 		for _, n := range m.Names {
-			if !ambiguousMaterialNames[n] {
+			if keep(n) {
 				names = append(names, foundName{name: n, score: len(n), ref: mi})
 			}
 		}

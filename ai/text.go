@@ -537,11 +537,15 @@ func isAlnum(c byte) bool {
 
 // compact keeps only letters and digits, lower case: "Ender-3 V2" -> "ender3v2".
 func compact(s string) string {
-	var b strings.Builder
-	for _, r := range strings.ToLower(s) {
-		if unicode.IsLetter(r) || unicode.IsDigit(r) || r == '+' {
-			b.WriteRune(r)
+	return string(appendCompact(nil, s))
+}
+
+// appendCompact appends compact(s) to b.
+func appendCompact(b []byte, s string) []byte {
+	for _, r := range s {
+		if r = unicode.ToLower(r); unicode.IsLetter(r) || unicode.IsDigit(r) || r == '+' {
+			b = utf8.AppendRune(b, r)
 		}
 	}
-	return b.String()
+	return b
 }
