@@ -361,7 +361,8 @@ type termMatch struct {
 	w    float64
 }
 
-// analysis is the state of one request.
+// analysis is the state of one request. Finished analyses are reused
+// (release), with the room their facts, tokens and candidate steps took.
 type analysis struct {
 	e      *Engine
 	req    *Request
@@ -371,14 +372,18 @@ type analysis struct {
 	votes  *caseVote       // what the nearest solved cases say; nil: none close
 	ev     *evidence       // what the attached files show; nil: none
 	cands  []candidateStep // room for the candidate steps, reused
+
+	factRoom facts // what facts points to
 }
 
 // prepare resolves the material and printer and ranks the modes.
 func (e *Engine) prepare(req *Request) *analysis {
 	files := readFiles(req) // also fills settings the maker did not type
-	a := &analysis{e: e, req: req, facts: e.facts(req)}
+	a := newAnalysis(e, req)
+	e.fillFacts(&a.factRoom, req)
+	a.facts = &a.factRoom
 	a.ev = e.evaluate(files, a.facts)
-	a.toks = e.spell.analyze(req.Description)
+	a.toks = e.spell.appendTokens(a.toks, req.Description)
 	a.votes = e.vote(req, a.toks, a.facts.printer)
 	var boost []float64
 	if a.votes != nil {
@@ -414,7 +419,14 @@ func (e *Engine) dropUnrevealed(ranked []scored) []scored {
 }
 
 func (e *Engine) facts(req *Request) *facts {
-	f := &facts{req: req, nozzle: defaultNozzle}
+	f := new(facts)
+	e.fillFacts(f, req)
+	return f
+}
+
+// fillFacts sets f to the facts of req.
+func (e *Engine) fillFacts(f *facts, req *Request) {
+	*f = facts{req: req, nozzle: defaultNozzle}
 	if req.NozzleSize != nil && *req.NozzleSize > 0 {
 		f.nozzle = *req.NozzleSize
 	}
@@ -450,7 +462,6 @@ func (e *Engine) facts(req *Request) *facts {
 			f.extruder = "bowden"
 		}
 	}
-	return f
 }
 
 // rankModes scores every mode and returns them best first; boost adds the

@@ -36,6 +36,19 @@ can could would should will shall may might must get gets got getting what which
 why how all each every both other still even only own such like seems seem seemed
 look looks looked ever already while after before during because`)
 
+// fixedWords are the words normWord does not stem: negations become "not"
+// and stop words "".
+var fixedWords = func() map[string]string {
+	m := make(map[string]string, len(stopWords)+len(negations))
+	for w := range stopWords {
+		m[w] = ""
+	}
+	for w := range negations {
+		m[w] = "not"
+	}
+	return m
+}()
+
 // neverCorrect are common words that must not be "corrected" into a
 // knowledge-base term that happens to be one edit away.
 var neverCorrect = toSet(`after again alone along always another around asked based before being
@@ -88,6 +101,10 @@ func appendWords(out []string, s string) []string {
 		buf = utf8.AppendRune(buf, r)
 	}
 	for i := 0; i < len(s); {
+		if c := s[i]; inSub && end == i && ('a' <= c && c <= 'z' || '0' <= c && c <= '9') {
+			end, i = i+1, i+1 // the word goes on in s: what add would do
+			continue
+		}
 		r, w := utf8.DecodeRuneInString(s[i:])
 		switch {
 		case unicode.IsLetter(r) || unicode.IsDigit(r):
@@ -151,7 +168,7 @@ func isDigits(s string) bool {
 // stem reduces an English word to a crude stem. It only has to be consistent:
 // the same function is applied to the knowledge base and to descriptions.
 func stem(w string) string {
-	if len(w) <= 3 || isDigits(w) || strings.ContainsAny(w, "0123456789") {
+	if len(w) <= 3 || hasDigit(w) {
 		return w
 	}
 	switch {
@@ -205,6 +222,15 @@ func stem(w string) string {
 	return w
 }
 
+func hasDigit(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if isDigit(s[i]) {
+			return true
+		}
+	}
+	return false
+}
+
 func hasVowel(s string) bool {
 	return strings.ContainsAny(s, "aeiouy")
 }
@@ -216,11 +242,8 @@ func isVowel(c byte) bool {
 // normWord maps one raw word to its token: negations become "not", stop
 // words become "" (dropped) and anything else is stemmed.
 func normWord(w string) string {
-	if negations[w] {
-		return "not"
-	}
-	if stopWords[w] {
-		return ""
+	if t, ok := fixedWords[w]; ok {
+		return t
 	}
 	if isVersion(w) {
 		return versionToken
@@ -437,12 +460,16 @@ func appendSentences(out []string, text string) []string {
 // analyze turns a description into tokens, correcting words that are not in
 // the vocabulary when a close vocabulary word exists.
 func (s *speller) analyze(text string) []token {
+	return s.appendTokens(make([]token, 0, 8+len(text)/6), text)
+}
+
+// appendTokens appends the tokens of text (analyze) to out.
+func (s *speller) appendTokens(out []token, text string) []token {
 	// Room on the stack for a description of a few sentences; a longer
 	// one grows onto the heap.
 	var sentRoom, clauseRoom [8]string
 	var wordRoom [64]string
 	var startRoom [8]int
-	out := make([]token, 0, 8+len(text)/6)
 	ws := wordRoom[:0]      // the words of a sentence, clause after clause
 	starts := startRoom[:0] // where each clause's words start in ws
 	for si, sent := range appendSentences(sentRoom[:0], text) {
