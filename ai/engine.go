@@ -156,6 +156,7 @@ func newEngineFS(fsys, caseFS fs.FS) (*Engine, error) {
 		m.tip = materialTip(m)
 		if m.Hygroscopic {
 			m.dryStep = dryStep(m)
+			m.dryKey = titleKey(m.dryStep.Title)
 		}
 	}
 	e.printerNames, e.materialNames = printerFinder(kb.printers), materialFinder(kb.materials)
@@ -823,7 +824,7 @@ func (a *analysis) steps() ([]Step, []ruleStep) {
 	for _, r := range rules {
 		covered = append(covered, r.opposes)
 		score := a.ruleScore(r, top)
-		cands = append(cands, candidateStep{step: r.step, ref: ruleRefPrefix + r.cond, score: score, mode: -1})
+		cands = append(cands, candidateStep{step: r.step, key: r.key, ref: ruleRef(r.cond), score: score, mode: -1})
 	}
 	if h := a.historyStep(); h != nil {
 		cands = append(cands, *h)
@@ -831,9 +832,10 @@ func (a *analysis) steps() ([]Step, []ruleStep) {
 	a.cands = cands // the room as it grew, for the next analysis
 
 	sortCandidates(cands)
-	chosen, best := pick(cands, covered)
+	var room [maxSteps]candidateStep
+	chosen, best := pick(room[:0], cands, covered)
 	if learned := a.withLearned(cands, chosen, added, top); learned != nil {
-		chosen, best = pick(learned, covered)
+		chosen, best = pick(room[:0], learned, covered)
 	}
 	return a.render(chosen, best, rules)
 }
@@ -879,14 +881,15 @@ func permute[T any](list []T, ord []int32) {
 	}
 }
 
-// pick takes steps from cands in their order: at most maxSteps, no mode fix
-// a rule step already covers, no title that repeats a kept one, and past
-// minSteps none far below the best. best is the score of the first step
-// that is not history.
-func pick(cands []candidateStep, covered []fixDirection) (out []candidateStep, best float64) {
-	out = make([]candidateStep, 0, maxSteps)
-	keptKeys := make([][]string, 0, maxSteps)
-	for _, c := range cands {
+// pick appends to out (empty) the steps it takes from cands in their order:
+// at most maxSteps, no mode fix a rule step already covers, no title that
+// repeats a kept one, and past minSteps none far below the best. best is the
+// score of the first step that is not history.
+func pick(out, cands []candidateStep, covered []fixDirection) (_ []candidateStep, best float64) {
+	var room [maxSteps][]string
+	keptKeys := room[:0]
+	for i := range cands {
+		c := &cands[i]
 		if len(out) >= maxSteps {
 			break
 		}
@@ -907,7 +910,7 @@ func pick(cands []candidateStep, covered []fixDirection) (out []candidateStep, b
 			continue
 		}
 		keptKeys = append(keptKeys, key)
-		out = append(out, c)
+		out = append(out, *c)
 	}
 	return out, best
 }
@@ -1066,12 +1069,7 @@ func titleKey(title string) []string {
 // they share at least two words and most of the words of the shorter one.
 func duplicateTitle(key []string, kept [][]string) bool {
 	for _, k := range kept {
-		inter := 0
-		for _, t := range key {
-			if containsString(k, t) {
-				inter++
-			}
-		}
+		inter := sharedWords(key, k)
 		if len(key) == 0 || len(k) == 0 {
 			if len(key) == len(k) {
 				return true
@@ -1088,6 +1086,23 @@ func duplicateTitle(key []string, kept [][]string) bool {
 		}
 	}
 	return false
+}
+
+// sharedWords counts the words that a and b, sorted lists of distinct words
+// (titleKey), share.
+func sharedWords(a, b []string) int {
+	n, i, j := 0, 0, 0
+	for i < len(a) && j < len(b) {
+		switch {
+		case a[i] == b[j]:
+			n, i, j = n+1, i+1, j+1
+		case a[i] < b[j]:
+			i++
+		default:
+			j++
+		}
+	}
+	return n
 }
 
 func containsString(list []string, s string) bool {

@@ -514,3 +514,40 @@ func TestReleaseKeepsNoRequest(t *testing.T) {
 		}
 	}
 }
+
+// TestSharedWordsCountsTheCommonWords: the title keys of the knowledge
+// base's fixes and of the drying steps are sorted lists of distinct words,
+// and sharedWords counts for every two of them the words of one the other
+// contains.
+func TestSharedWordsCountsTheCommonWords(t *testing.T) {
+	e := sharedEngine(t)
+	keys := [][]string{nil, {}}
+	for _, m := range e.kb.modes {
+		for _, f := range m.Fixes {
+			keys = append(keys, f.key)
+		}
+	}
+	for _, m := range e.kb.materials {
+		if m.Hygroscopic {
+			keys = append(keys, m.dryKey)
+		}
+	}
+	for _, k := range keys {
+		if !slices.IsSorted(k) || len(slices.Compact(slices.Clone(k))) != len(k) {
+			t.Fatalf("key %q is not a sorted list of distinct words", k)
+		}
+	}
+	for _, a := range keys {
+		for _, b := range keys {
+			want := 0
+			for _, w := range a {
+				if containsString(b, w) {
+					want++
+				}
+			}
+			if got := sharedWords(a, b); got != want {
+				t.Fatalf("sharedWords(%q, %q) = %d, want %d", a, b, got, want)
+			}
+		}
+	}
+}

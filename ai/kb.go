@@ -115,7 +115,8 @@ type material struct {
 	Sources     []kbSource `json:"sources"`
 
 	tip     string // the usual settings, as the tips say them; set at load
-	dryStep Step   // the step that dries it, when it takes up water; set at load
+	dryStep Step     // the step that dries it, when it takes up water; set at load
+	dryKey  []string // the titleKey of its title
 }
 
 type printer struct {

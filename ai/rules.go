@@ -346,7 +346,25 @@ type ruleStep struct {
 	severity float64
 	numeric  bool // the step quotes the maker's own numbers
 	step     Step
+	key      []string     // titleKey of the step's title when made at load; nil: not yet made
 	opposes  fixDirection // mode fixes advising the opposite are dropped
+}
+
+// ruleRefs are the references of the rule steps (StepRefs), by condition.
+var ruleRefs = func() map[string]string {
+	m := make(map[string]string, len(conditions))
+	for c := range conditions {
+		m[c] = ruleRefPrefix + c
+	}
+	return m
+}()
+
+// ruleRef is the reference of the rule step that answers cond.
+func ruleRef(cond string) string {
+	if r, ok := ruleRefs[cond]; ok {
+		return r
+	}
+	return ruleRefPrefix + cond
 }
 
 // fixDirection is a setting a fix title changes and which way.
@@ -492,7 +510,7 @@ func (f *facts) ruleSteps() []ruleStep {
 		})
 	}
 	if m := f.mat; m != nil && m.Hygroscopic {
-		out = append(out, ruleStep{cond: "material_hygroscopic", concept: conceptDry, severity: 0.3, step: m.dryStep})
+		out = append(out, ruleStep{cond: "material_hygroscopic", concept: conceptDry, severity: 0.3, step: m.dryStep, key: m.dryKey})
 	}
 	if m := f.mat; m != nil && m.Flexible && f.extruder == "bowden" {
 		out = append(out, ruleStep{
