@@ -114,7 +114,7 @@ type material struct {
 	Notes       string     `json:"notes"`
 	Sources     []kbSource `json:"sources"`
 
-	tip     string // the usual settings, as the tips say them; set at load
+	tip     string   // the usual settings, as the tips say them; set at load
 	dryStep Step     // the step that dries it, when it takes up water; set at load
 	dryKey  []string // the titleKey of its title
 }
