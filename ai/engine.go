@@ -738,8 +738,9 @@ func (a *analysis) fixDescription(f *kbFix, own ownNumbers) string {
 	if own.line != "" {
 		b = append(b, own.line...)
 	}
-	if n := a.ev.note(f); n != "" {
-		b = d.add(b, n)
+	note := a.ev.note(f)
+	if note != "" {
+		b = d.add(b, note)
 	}
 	b = d.add(b, f.Description)
 	before := d.parts
@@ -751,6 +752,9 @@ func (a *analysis) fixDescription(f *kbFix, own ownNumbers) string {
 		case "direct":
 			b = d.add(b, a.facts.extruderNote(), ": direct-drive retraction usually works at 0.5–2 mm and 30–45 mm/s.")
 		}
+	}
+	if d.parts == 1 && own.line == "" && note == "" {
+		return truncateRunes(f.Description, maxDescRune) // as the knowledge base says it
 	}
 	return truncateRunes(string(b), maxDescRune)
 }
@@ -917,16 +921,18 @@ func pick(out, cands []candidateStep, covered []fixDirection) (_ []candidateStep
 
 // render writes out the chosen steps: mode fixes with this request's notes,
 // confirmed steps saying how many makers confirmed them, priorities that
-// never rise down the list. It returns the rule steps among them.
+// never rise down the list. It returns the rule steps among them. It writes
+// over chosen.
 func (a *analysis) render(chosen []candidateStep, best float64, rules []ruleStep) ([]Step, []ruleStep) {
 	out := make([]Step, 0, len(chosen))
 	var keptRules []ruleStep
 	prev := math.Inf(1)
-	for _, c := range chosen {
+	for i := range chosen {
+		c := &chosen[i] // written over: chosen is not used after
 		if c.mode < 0 && !c.history {
-			for _, r := range rules {
-				if r.step.Title == c.step.Title {
-					keptRules = append(keptRules, r)
+			for j := range rules {
+				if rules[j].step.Title == c.step.Title {
+					keptRules = append(keptRules, rules[j])
 				}
 			}
 		}

@@ -2,7 +2,10 @@ package ai
 
 import (
 	"context"
+	"math"
+	"math/rand"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -187,6 +190,9 @@ func TestStepTextIsCopiedOutOnce(t *testing.T) {
 			if n := testing.AllocsPerRun(20, func() { a.fixDescription(f, on) }); n > 1 {
 				t.Errorf("the description of %q: %v allocations, want 1", f.Title, n)
 			}
+			if n := testing.AllocsPerRun(20, func() { a.facts.ownNumbers(f) }); n > 2 {
+				t.Errorf("the own numbers of %q: %v allocations, want at most 2 (the line and the title)", f.Title, n)
+			}
 		}
 	}
 	if own == 0 || notes == 0 {
@@ -195,5 +201,28 @@ func TestStepTextIsCopiedOutOnce(t *testing.T) {
 	_, rules := a.steps()
 	if n := testing.AllocsPerRun(20, func() { a.summary(rules) }); n > 1 {
 		t.Errorf("the summary: %v allocations, want 1", n)
+	}
+}
+
+// fmtNum writes a number as the plain form does: whole numbers without a
+// decimal point, others rounded to two decimals without trailing zeros.
+func TestFmtNumIsThePlainForm(t *testing.T) {
+	plain := func(v float64) string {
+		if v == math.Trunc(v) {
+			return strconv.FormatFloat(v, 'f', 0, 64)
+		}
+		s := strings.TrimRight(strconv.FormatFloat(v, 'f', 2, 64), "0")
+		return strings.TrimSuffix(s, ".")
+	}
+	values := []float64{0, 1, -1, 0.5, 0.05, 0.005, 0.004, 0.001, 99.999, 99.995, 100.1, 1.75, 0.28, -0.001, 1e21, 1e-9,
+		math.Inf(1), math.Inf(-1), math.NaN(), math.MaxFloat64, math.SmallestNonzeroFloat64}
+	rnd := rand.New(rand.NewSource(1))
+	for i := 0; i < 2000; i++ {
+		values = append(values, math.Round(rnd.Float64()*100000)/1000, rnd.NormFloat64()*300)
+	}
+	for _, v := range values {
+		if got, want := fmtNum(v), plain(v); got != want {
+			t.Errorf("fmtNum(%v) = %q, want %q", v, got, want)
+		}
 	}
 }

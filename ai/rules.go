@@ -374,12 +374,25 @@ type fixDirection struct {
 }
 
 func fmtNum(v float64) string {
+	var room [24]byte
+	return string(appendNum(room[:0], v))
+}
+
+// appendNum appends v as fmtNum writes it: whole numbers without a
+// decimal point, others with at most two decimals and no trailing zeros.
+func appendNum(b []byte, v float64) []byte {
 	if v == math.Trunc(v) {
-		return strconv.FormatFloat(v, 'f', 0, 64)
+		return strconv.AppendFloat(b, v, 'f', 0, 64)
 	}
-	s := strconv.FormatFloat(v, 'f', 2, 64)
-	s = strings.TrimRight(s, "0")
-	return strings.TrimSuffix(s, ".")
+	start := len(b)
+	b = strconv.AppendFloat(b, v, 'f', 2, 64)
+	for len(b) > start && b[len(b)-1] == '0' {
+		b = b[:len(b)-1]
+	}
+	if len(b) > start && b[len(b)-1] == '.' {
+		b = b[:len(b)-1]
+	}
+	return b
 }
 
 func fmtRange(r []float64, unit string) string {
@@ -853,25 +866,30 @@ func (f *facts) ownNumbers(fix *kbFix) ownNumbers {
 		return out
 	}
 	out.unit = r.set.unit
-	cur := fmtNum(r.cur)
+	// The line is written on the stack; the target is a part of it.
+	var room [96]byte
+	line := appendNum(append(room[:0], r.set.says...), r.cur)
+	line = append(append(line, ' '), r.set.unit...)
 	if r.done || r.m == nil {
-		out.line = r.set.says + cur + " " + r.set.unit + "."
+		out.line = string(append(line, '.'))
 		out.done = r.done
 		return out
 	}
 	lo, hi, m := r.lo, r.hi, r.m
-	var target string
-	if lo == hi {
-		target = fmtNum(lo) + " " + r.set.unit
-	} else {
-		target = fmtNum(lo) + "–" + fmtNum(hi) + " " + r.set.unit
+	line = append(line, ": try "...)
+	from := len(line)
+	line = appendNum(line, lo)
+	if lo != hi {
+		line = appendNum(append(line, "–"...), hi)
 	}
-	out.line = r.set.says + cur + " " + r.set.unit + ": try " + target + "."
+	line = append(append(line, ' '), r.set.unit...)
+	target := line[from:]
+	out.line = string(append(line, '.'))
 	if r.relative {
-		out.title = title[:m[0]] + "to " + target + title[m[1]:]
-	} else if amount := title[m[4]:m[1]]; amount != target {
-		out.title = title[:m[4]] + target + title[m[1]:]
-		out.amount, out.target = amount, target
+		out.title = title[:m[0]] + "to " + string(target) + title[m[1]:]
+	} else if amount := title[m[4]:m[1]]; amount != string(target) {
+		out.title = title[:m[4]] + string(target) + title[m[1]:]
+		out.amount, out.target = amount, string(target)
 	}
 	return out
 }
