@@ -1075,7 +1075,12 @@ func titleKey(title string) []string {
 // they share at least two words and most of the words of the shorter one.
 func duplicateTitle(key []string, kept [][]string) bool {
 	for _, k := range kept {
-		inter := sharedWords(key, k)
+		inter := 0
+		for _, t := range key {
+			if containsString(k, t) {
+				inter++
+			}
+		}
 		if len(key) == 0 || len(k) == 0 {
 			if len(key) == len(k) {
 				return true
@@ -1092,23 +1097,6 @@ func duplicateTitle(key []string, kept [][]string) bool {
 		}
 	}
 	return false
-}
-
-// sharedWords counts the words that a and b, sorted lists of distinct words
-// (titleKey), share.
-func sharedWords(a, b []string) int {
-	n, i, j := 0, 0, 0
-	for i < len(a) && j < len(b) {
-		switch {
-		case a[i] == b[j]:
-			n, i, j = n+1, i+1, j+1
-		case a[i] < b[j]:
-			i++
-		default:
-			j++
-		}
-	}
-	return n
 }
 
 func containsString(list []string, s string) bool {
