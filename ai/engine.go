@@ -42,6 +42,8 @@ type Engine struct {
 	materialField *nameFinder // findMaterial on its materials
 	fixBase       []int       // per mode, the number of fixes of the modes before it
 	fixCount      int         // fixes of all modes
+
+	ruleRel map[string][]float64 // relevance of each rule condition's step, per mode
 }
 
 type termEntry struct {
@@ -181,6 +183,14 @@ func newEngineFS(fsys, caseFS fs.FS) (*Engine, error) {
 			m.Fixes[i].shape = shapeOfTitle(m.Fixes[i].Title)
 			e.fixByRef[m.Fixes[i].ref] = [2]int{mi, i}
 		}
+	}
+	e.ruleRel = make(map[string][]float64, len(ruleConcepts))
+	for cond := range ruleConcepts {
+		rel := make([]float64, len(kb.modes))
+		for mi := range kb.modes {
+			rel[mi] = e.relevance(mi, cond)
+		}
+		e.ruleRel[cond] = rel
 	}
 	e.index()
 	e.compileFactRules()
@@ -986,32 +996,40 @@ func (a *analysis) ruleScore(r ruleStep, top float64) float64 {
 		if s.total <= 0 {
 			break
 		}
-		rel := a.e.relevance(s.mode, r)
-		best = math.Max(best, s.total*rel)
+		best = math.Max(best, s.total*a.e.ruleRelevance(s.mode, r.cond))
 	}
 	score := best * (0.8 + 0.5*r.severity)
 	floor := top * (0.15 + 0.2*r.severity)
 	return math.Max(score, floor)
 }
 
-// relevance (0–1) of a rule step to a mode.
-func (e *Engine) relevance(mi int, r ruleStep) float64 {
+// ruleRelevance is relevance(mi, cond), worked out at load for the
+// conditions of the rule steps.
+func (e *Engine) ruleRelevance(mi int, cond string) float64 {
+	if rel, ok := e.ruleRel[cond]; ok {
+		return rel[mi]
+	}
+	return e.relevance(mi, cond)
+}
+
+// relevance (0–1) of the rule step answering cond to a mode.
+func (e *Engine) relevance(mi int, cond string) float64 {
 	m := e.kb.modes[mi]
 	rel := 0.0
 	for _, s := range m.Signals {
-		if s.When == r.cond && s.Weight > 0 {
+		if s.When == cond && s.Weight > 0 {
 			rel = math.Max(rel, math.Min(1, s.Weight/1.5))
 		}
 	}
 	for _, f := range m.Fixes {
 		for _, w := range f.When {
-			if w == r.cond {
+			if w == cond {
 				rel = math.Max(rel, 0.9)
 			}
 		}
 		if rel < 0.5 {
 			for _, t := range f.titleToks {
-				for _, c := range r.concept {
+				for _, c := range ruleConcepts[cond] {
 					if strings.HasPrefix(t, c) {
 						rel = 0.5
 					}

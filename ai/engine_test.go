@@ -514,3 +514,35 @@ func TestReleaseKeepsNoRequest(t *testing.T) {
 		}
 	}
 }
+
+// TestRuleRelevanceIsMadeAtLoad: every rule step answers a condition with
+// concepts, and the relevance of each such step to each mode, worked out
+// at load, is the one worked out on demand.
+func TestRuleRelevanceIsMadeAtLoad(t *testing.T) {
+	e := sharedEngine(t)
+	reqs := []Request{
+		{Material: "PETG", NozzleTemp: num(270), BedTemp: num(110), LayerHeight: num(0.4), PrintSpeed: num(400), Infill: num(5), PrinterBrand: "Creality Ender 3 V2"},
+		{Material: "PLA", NozzleTemp: num(170), BedTemp: num(20), PrinterBrand: "Bambu Lab X1 Carbon"},
+		{Material: "TPU", PrinterBrand: "Creality Ender 3 V2", Slicer: &SlicerSettings{RetractionLength: num(0.8)}},
+		{Material: "ABS", PrinterBrand: "Prusa MK4", Slicer: &SlicerSettings{RetractionLength: num(6), FanSpeed: num(100)}},
+	}
+	seen := map[string]bool{}
+	for _, r := range reqs {
+		for _, rs := range e.facts(&r).ruleSteps() {
+			if ruleConcepts[rs.cond] == nil {
+				t.Errorf("rule step %q answers %q, which has no concepts", rs.step.Title, rs.cond)
+			}
+			seen[rs.cond] = true
+		}
+	}
+	for cond := range ruleConcepts {
+		if !seen[cond] {
+			t.Errorf("no request made the rule step for %q", cond)
+		}
+		for mi := range e.kb.modes {
+			if got, want := e.ruleRelevance(mi, cond), e.relevance(mi, cond); got != want {
+				t.Errorf("relevance of %q to mode %d: %v at load, %v on demand", cond, mi, got, want)
+			}
+		}
+	}
+}

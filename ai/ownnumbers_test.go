@@ -119,7 +119,8 @@ func TestTitleShapesReadAtLoad(t *testing.T) {
 	for _, m := range e.kb.modes {
 		for _, f := range m.Fixes {
 			want := shapeOfTitle(f.Title)
-			if f.shape == nil || f.shape.set != want.set || f.shape.down != want.down || f.shape.up != want.up || !slices.Equal(f.shape.amount, want.amount) {
+			if f.shape == nil || f.shape.set != want.set || f.shape.down != want.down || f.shape.up != want.up || !slices.Equal(f.shape.amount, want.amount) ||
+				f.shape.moves != want.moves || f.shape.lo != want.lo || f.shape.hi != want.hi || f.shape.relative != want.relative {
 				t.Errorf("%q: shape %+v, its title reads %+v", f.Title, f.shape, want)
 			}
 			if want.set >= 0 {

@@ -341,8 +341,7 @@ func findMaterialInText(mats []*material, text string) *material {
 // condition it answers (modes that signal it make it rank higher); severity
 // (0–1) says how far off the setting is.
 type ruleStep struct {
-	cond     string
-	concept  []string // stems of fix titles that address the same setting
+	cond     string // its concepts are ruleConcepts[cond]
 	severity float64
 	numeric  bool // the step quotes the maker's own numbers
 	step     Step
@@ -416,21 +415,24 @@ func dryStep(m *material) Step {
 	}
 }
 
-// The concepts of the rule steps (made once: a step shares its list, never
-// changes it).
-var (
-	conceptTemp        = []string{"temp", "hotter", "cooler"}
-	conceptRetract     = []string{"retract"}
-	conceptBed         = []string{"bed"}
-	conceptLayerHeight = []string{"layer", "height"}
-	conceptSpeed       = []string{"speed", "slow"}
-	conceptDry         = []string{"dry", "moistur", "wet"}
-	conceptFlexible    = []string{"flexibl", "tpu", "slow"}
-	conceptEnclosure   = []string{"enclos", "draft"}
-	conceptEnclosed    = []string{"creep", "chamber", "door", "lid"}
-	conceptInfill      = []string{"infill", "top"}
-	conceptFan         = []string{"fan", "cool"}
-)
+// ruleConcepts are, by the condition a rule step answers, the stems of fix
+// titles that address the same setting.
+var ruleConcepts = map[string][]string{
+	"nozzle_temp_above_range":  {"temp", "hotter", "cooler"},
+	"nozzle_temp_below_range":  {"temp", "hotter", "cooler"},
+	"bed_temp_above_range":     {"bed"},
+	"bed_temp_below_range":     {"bed"},
+	"layer_height_over_nozzle": {"layer", "height"},
+	"speed_high":               {"speed", "slow"},
+	"material_hygroscopic":     {"dry", "moistur", "wet"},
+	"material_flexible":        {"flexibl", "tpu", "slow"},
+	"material_needs_enclosure": {"enclos", "draft"},
+	"enclosed":                 {"creep", "chamber", "door", "lid"},
+	"infill_low":               {"infill", "top"},
+	"retraction_short_bowden":  {"retract"},
+	"retraction_long_direct":   {"retract"},
+	"fan_high_for_material":    {"fan", "cool"},
+}
 
 // ruleSteps returns the steps the request's own settings call for.
 func (f *facts) ruleSteps() []ruleStep {
@@ -442,7 +444,7 @@ func (f *facts) ruleSteps() []ruleStep {
 		switch {
 		case t > m.Nozzle[1]:
 			out = append(out, ruleStep{
-				cond: "nozzle_temp_above_range", concept: conceptTemp, severity: f.severity("nozzle_temp_above_range"), numeric: true,
+				cond: "nozzle_temp_above_range", severity: f.severity("nozzle_temp_above_range"), numeric: true,
 				opposes: fixDirection{"nozzle_temp", true},
 				step: Step{
 					Title: fmt.Sprintf("Lower the nozzle temperature into the %s range (%s)", name, rng),
@@ -453,7 +455,7 @@ func (f *facts) ruleSteps() []ruleStep {
 			})
 		case t < m.Nozzle[0]:
 			out = append(out, ruleStep{
-				cond: "nozzle_temp_below_range", concept: conceptTemp, severity: f.severity("nozzle_temp_below_range"), numeric: true,
+				cond: "nozzle_temp_below_range", severity: f.severity("nozzle_temp_below_range"), numeric: true,
 				opposes: fixDirection{"nozzle_temp", false},
 				step: Step{
 					Title: fmt.Sprintf("Raise the nozzle temperature into the %s range (%s)", name, rng),
@@ -470,7 +472,7 @@ func (f *facts) ruleSteps() []ruleStep {
 		switch {
 		case t > m.Bed[1]:
 			out = append(out, ruleStep{
-				cond: "bed_temp_above_range", concept: conceptBed, severity: f.severity("bed_temp_above_range"), numeric: true,
+				cond: "bed_temp_above_range", severity: f.severity("bed_temp_above_range"), numeric: true,
 				opposes: fixDirection{"bed_temp", true},
 				step: Step{
 					Title: fmt.Sprintf("Lower the bed temperature into the %s range (%s)", name, rng),
@@ -481,7 +483,7 @@ func (f *facts) ruleSteps() []ruleStep {
 			})
 		case t < m.Bed[0]:
 			out = append(out, ruleStep{
-				cond: "bed_temp_below_range", concept: conceptBed, severity: f.severity("bed_temp_below_range"), numeric: true,
+				cond: "bed_temp_below_range", severity: f.severity("bed_temp_below_range"), numeric: true,
 				opposes: fixDirection{"bed_temp", false},
 				step: Step{
 					Title: fmt.Sprintf("Raise the bed temperature into the %s range (%s)", name, rng),
@@ -495,7 +497,7 @@ func (f *facts) ruleSteps() []ruleStep {
 	if lh := f.num(r.LayerHeight); lh > 0.8*f.nozzle+1e-9 {
 		maxLH := 0.8 * f.nozzle
 		out = append(out, ruleStep{
-			cond: "layer_height_over_nozzle", concept: conceptLayerHeight, severity: f.severity("layer_height_over_nozzle"), numeric: true,
+			cond: "layer_height_over_nozzle", severity: f.severity("layer_height_over_nozzle"), numeric: true,
 			opposes: fixDirection{"layer_height", true},
 			step: Step{
 				Title: fmt.Sprintf("Reduce the layer height to %s mm or less", fmtNum(math.Floor(maxLH*100)/100)),
@@ -512,7 +514,7 @@ func (f *facts) ruleSteps() []ruleStep {
 			mat = f.mat.label()
 		}
 		out = append(out, ruleStep{
-			cond: "speed_high", concept: conceptSpeed, severity: f.severity("speed_high"), numeric: true,
+			cond: "speed_high", severity: f.severity("speed_high"), numeric: true,
 			opposes: fixDirection{"speed", true},
 			step: Step{
 				Title: fmt.Sprintf("Slow the print speed to %s mm/s or less", fmtNum(limit)),
@@ -523,11 +525,11 @@ func (f *facts) ruleSteps() []ruleStep {
 		})
 	}
 	if m := f.mat; m != nil && m.Hygroscopic {
-		out = append(out, ruleStep{cond: "material_hygroscopic", concept: conceptDry, severity: 0.3, step: m.dryStep, key: m.dryKey})
+		out = append(out, ruleStep{cond: "material_hygroscopic", severity: 0.3, step: m.dryStep, key: m.dryKey})
 	}
 	if m := f.mat; m != nil && m.Flexible && f.extruder == "bowden" {
 		out = append(out, ruleStep{
-			cond: "material_flexible", concept: conceptFlexible, severity: 0.6,
+			cond: "material_flexible", severity: 0.6,
 			step: Step{
 				Title: fmt.Sprintf("Print %s slowly on the Bowden extruder (15–25 mm/s)", m.label()),
 				Description: fmt.Sprintf("%s has a Bowden extruder: soft %s compresses in the long tube, so it buckles, tangles at the extruder gear and strings. "+
@@ -538,7 +540,7 @@ func (f *facts) ruleSteps() []ruleStep {
 	}
 	if m := f.mat; m != nil && m.Enclosure && !(f.printer != nil && f.printer.Enclosed) {
 		out = append(out, ruleStep{
-			cond: "material_needs_enclosure", concept: conceptEnclosure, severity: 0.5,
+			cond: "material_needs_enclosure", severity: 0.5,
 			step: Step{
 				Title:       fmt.Sprintf("Enclose the printer for %s and stop drafts", m.label()),
 				Description: fmt.Sprintf("%s shrinks a lot as it cools; on an open printer the upper layers cool fast, pull on the lower ones and crack or lift. Print inside an enclosure (a cardboard box or tent works) at 40–50 °C air, away from windows and fans, with the part fan at 0–20 %%.", m.label()),
@@ -547,7 +549,7 @@ func (f *facts) ruleSteps() []ruleStep {
 	}
 	if m := f.mat; m != nil && !m.Enclosure && m.Nozzle[1] <= 240 && f.printer != nil && f.printer.Enclosed {
 		out = append(out, ruleStep{
-			cond: "enclosed", concept: conceptEnclosed, severity: 0.5,
+			cond: "enclosed", severity: 0.5,
 			step: Step{
 				Title: fmt.Sprintf("Open the door or lid when printing %s", m.label()),
 				Description: fmt.Sprintf("%s is enclosed: with the door and lid closed the chamber can pass 40 °C, which softens %s in the heat break "+
@@ -561,7 +563,7 @@ func (f *facts) ruleSteps() []ruleStep {
 	}
 	if inf := r.Infill; inf != nil && *inf < 10 {
 		out = append(out, ruleStep{
-			cond: "infill_low", concept: conceptInfill, severity: f.severity("infill_low"), numeric: true,
+			cond: "infill_low", severity: f.severity("infill_low"), numeric: true,
 			step: Step{
 				Title:       "Raise infill to 15–20 % and add top layers",
 				Description: fmt.Sprintf("%s %% infill leaves long unsupported spans under the top surface, which sags and shows holes (pillowing). Use 15–20 %% infill and at least 5 top layers (about 1 mm of top shell).", fmtNum(*inf)),
@@ -578,7 +580,7 @@ func (f *facts) slicerRules() []ruleStep {
 	fan, _ := f.slicer(fanSpeed)
 	if conditions["retraction_short_bowden"](f) {
 		out = append(out, ruleStep{
-			cond: "retraction_short_bowden", concept: conceptRetract, severity: clamp01((2.5 - l) / 2.5), numeric: true,
+			cond: "retraction_short_bowden", severity: clamp01((2.5 - l) / 2.5), numeric: true,
 			step: Step{
 				Title: fmt.Sprintf("Raise retraction to 4–6 mm for this Bowden extruder (the file has %s mm)", fmtNum(l)),
 				Description: fmt.Sprintf("Your sliced file retracts %s mm, a direct-drive value. %s: the filament has to travel back through the Bowden tube, "+
@@ -589,7 +591,7 @@ func (f *facts) slicerRules() []ruleStep {
 	}
 	if conditions["retraction_long_direct"](f) {
 		out = append(out, ruleStep{
-			cond: "retraction_long_direct", concept: conceptRetract, severity: clamp01((l - 2.5) / 3), numeric: true,
+			cond: "retraction_long_direct", severity: clamp01((l - 2.5) / 3), numeric: true,
 			step: Step{
 				Title: fmt.Sprintf("Lower retraction to 0.5–2 mm for this direct-drive extruder (the file has %s mm)", fmtNum(l)),
 				Description: fmt.Sprintf("Your sliced file retracts %s mm, a Bowden value. A direct-drive extruder needs 0.5–2 mm at 30–45 mm/s; "+
@@ -599,7 +601,7 @@ func (f *facts) slicerRules() []ruleStep {
 	}
 	if conditions["fan_high_for_material"](f) {
 		out = append(out, ruleStep{
-			cond: "fan_high_for_material", concept: conceptFan, severity: clamp01((fan - 30) / 70), numeric: true,
+			cond: "fan_high_for_material", severity: clamp01((fan - 30) / 70), numeric: true,
 			step: Step{
 				Title: fmt.Sprintf("Lower the part fan to 0–20 %% for %s (the file has %s %%)", f.mat.label(), fmtNum(fan)),
 				Description: fmt.Sprintf("%s shrinks as it cools: a part fan at %s %% pulls layers apart and lifts corners. Use 0–20 %% (up to 40 %% only for bridges) and keep drafts away.",
@@ -907,7 +909,7 @@ type ownRange struct {
 // ownRange is ownRange of a fix; its title's shape is read when the
 // knowledge base loads.
 func (f *facts) ownRange(fix *kbFix) (r ownRange) {
-	sh, title := fix.shape, fix.Title
+	sh := fix.shape
 	if sh.set < 0 {
 		return r
 	}
@@ -918,17 +920,11 @@ func (f *facts) ownRange(fix *kbFix) (r ownRange) {
 	}
 	cur := *p
 	r.set, r.cur = set, cur
-	down, up, m := sh.down, sh.up, sh.amount
-	if m == nil || down == up || title[m[8]:m[9]] != set.unit {
+	if !sh.moves {
 		return r
 	}
-	a, _ := strconv.ParseFloat(title[m[4]:m[5]], 64)
-	b := a
-	if m[6] >= 0 {
-		b, _ = strconv.ParseFloat(title[m[6]:m[7]], 64)
-	}
-	lo, hi := math.Min(a, b), math.Max(a, b)
-	relative := m[2] >= 0 && strings.EqualFold(title[m[2]:m[3]], "by") || m[2] < 0 && set.unit == "°C"
+	down, up, m := sh.down, sh.up, sh.amount
+	lo, hi, relative := sh.lo, sh.hi, sh.relative
 	switch {
 	case relative && down:
 		lo, hi = cur-hi, cur-lo
@@ -961,6 +957,11 @@ type titleShape struct {
 	set      int // index in ownSettings, -1 when the title changes none
 	down, up bool
 	amount   []int // titleAmount's submatch indexes, nil when none
+	// moves: the title moves the setting one way by or to its amount,
+	// in the setting's unit; lo and hi are the amount, relative says "by".
+	moves    bool
+	lo, hi   float64
+	relative bool
 }
 
 func shapeOfTitle(title string) *titleShape {
@@ -977,6 +978,17 @@ func shapeOfTitle(title string) *titleShape {
 		sh.down, sh.up = hasAnyWord(lower, downWords...), hasAnyWord(lower, upWords...)
 		sh.amount = titleAmount.FindStringSubmatchIndex(title)
 	}
+	m := sh.amount
+	if m == nil || sh.down == sh.up || title[m[8]:m[9]] != ownSettings[sh.set].unit {
+		return sh
+	}
+	a, _ := strconv.ParseFloat(title[m[4]:m[5]], 64)
+	b := a
+	if m[6] >= 0 {
+		b, _ = strconv.ParseFloat(title[m[6]:m[7]], 64)
+	}
+	sh.moves, sh.lo, sh.hi = true, math.Min(a, b), math.Max(a, b)
+	sh.relative = m[2] >= 0 && strings.EqualFold(title[m[2]:m[3]], "by") || m[2] < 0 && ownSettings[sh.set].unit == "°C"
 	return sh
 }
 
