@@ -153,9 +153,11 @@ func newEngineFS(fsys, caseFS fs.FS) (*Engine, error) {
 		if p.Notes != "" {
 			p.tip = p.Name + ": " + p.Notes
 		}
+		p.extruderNotes = makeExtruderNotes(p)
 	}
 	for _, m := range kb.materials {
 		m.tip = materialTip(m)
+		m.nozzleRange, m.bedRange = fmtRange(m.Nozzle, "°C"), fmtRange(m.Bed, "°C")
 		if m.Hygroscopic {
 			m.dryStep = dryStep(m)
 			m.dryKey = titleKey(m.dryStep.Title)
@@ -384,13 +386,16 @@ type analysis struct {
 	ev     *evidence       // what the attached files show; nil: none
 	cands  []candidateStep // room for the candidate steps, reused
 
-	factRoom facts // what facts points to
+	factRoom facts   // what facts points to
+	reqRoom  Request // what req points to
 }
 
-// prepare resolves the material and printer and ranks the modes.
-func (e *Engine) prepare(req *Request) *analysis {
+// prepare resolves the material and printer and ranks the modes of a copy
+// of the request, which the attached files complete.
+func (e *Engine) prepare(in *Request) *analysis {
+	a := newAnalysis(e, in)
+	req := a.req
 	files := readFiles(req) // also fills settings the maker did not type
-	a := newAnalysis(e, req)
 	e.fillFacts(&a.factRoom, req)
 	a.facts = &a.factRoom
 	a.ev = e.evaluate(files, a.facts)
@@ -833,7 +838,8 @@ func (a *analysis) steps() ([]Step, []ruleStep) {
 	cands = append(cands, a.caseSteps(added, top)...)
 	cands = append(cands, a.factSteps(added, top)...)
 
-	rules := a.facts.ruleSteps()
+	var ruleRoom [8]ruleStep
+	rules := a.facts.appendRuleSteps(ruleRoom[:0])
 	var covered []fixDirection
 	for _, r := range rules {
 		covered = append(covered, r.opposes)

@@ -117,6 +117,9 @@ type material struct {
 	tip     string   // the usual settings, as the tips say them; set at load
 	dryStep Step     // the step that dries it, when it takes up water; set at load
 	dryKey  []string // the titleKey of its title
+	// nozzleRange and bedRange are the usual temperatures as steps quote
+	// them ("230–250 °C"); set at load.
+	nozzleRange, bedRange string
 }
 
 type printer struct {
@@ -132,8 +135,9 @@ type printer struct {
 	Generic  bool     `json:"generic"`  // a whole brand: any model entry that matches wins over it
 	Notes    string   `json:"notes"`
 
-	compactNames []string // Names with only letters and digits, set at load
-	tip          string   // "Name: notes", set at load when there are notes
+	compactNames  []string // Names with only letters and digits, set at load
+	extruderNotes          // set at load
+	tip           string   // "Name: notes", set at load when there are notes
 }
 
 type knowledge struct {

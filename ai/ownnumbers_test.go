@@ -227,3 +227,38 @@ func TestFmtNumIsThePlainForm(t *testing.T) {
 		}
 	}
 }
+
+// The rule steps of settings inside the material's range, and a known
+// printer's extruder note, are made without allocating: the ranges and
+// notes they quote are written at load.
+func TestRuleStepsAndNotesAreMadeAtLoad(t *testing.T) {
+	if testing.CoverMode() != "" {
+		t.Skip("coverage counters change what allocates")
+	}
+	e := sharedEngine(t)
+	req := Request{Category: "stringing", Description: "Lots of thin strings between the two towers, PETG on my Ender 3",
+		Material: "PETG", NozzleTemp: num(245), BedTemp: num(80), PrinterBrand: "Creality Ender 3 V2"}
+	f := e.facts(&req)
+	var room [8]ruleStep
+	if rules := f.appendRuleSteps(room[:0]); len(rules) == 0 {
+		t.Fatal("no rule step: the request tests nothing")
+	}
+	if n := testing.AllocsPerRun(20, func() { f.appendRuleSteps(room[:0]) }); n != 0 {
+		t.Errorf("the rule steps: %v allocations, want 0", n)
+	}
+	for _, ext := range []string{"bowden", "direct"} {
+		want := "Creality Ender 3 V2 has a " + map[string]string{"bowden": "Bowden", "direct": "direct-drive"}[ext] + " extruder"
+		if got := (&facts{printer: f.printer, extruder: ext}).extruderNote(); got != want {
+			t.Errorf("extruder note %q, want %q", got, want)
+		}
+		if n := testing.AllocsPerRun(20, func() {
+			g := facts{printer: f.printer, extruder: ext}
+			_ = g.extruderNote()
+		}); n != 0 {
+			t.Errorf("the %s extruder note: %v allocations, want 0", ext, n)
+		}
+	}
+	if got := (&facts{extruder: "direct"}).extruderNote(); got != "Your printer has a direct-drive extruder" {
+		t.Errorf("extruder note of an unknown printer %q", got)
+	}
+}

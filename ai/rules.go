@@ -99,9 +99,6 @@ type facts struct {
 	nozzle   float64 // mm
 	extruder string  // "bowden", "direct" or ""
 	motion   string  // "bedslinger", "i3", "corexy", "delta" or ""
-
-	extNote    string // extruderNote, once made
-	extNoteSet bool
 }
 
 func (f *facts) num(p *float64) float64 {
@@ -187,9 +184,12 @@ func (m *material) label() string {
 }
 
 // printerName is the printer as the maker should read it.
-func (f *facts) printerName() string {
-	if f.printer != nil && f.printer.Name != "" {
-		return f.printer.Name
+func (f *facts) printerName() string { return printerName(f.printer) }
+
+// printerName is p as the maker should read it; p may be nil.
+func printerName(p *printer) string {
+	if p != nil && p.Name != "" {
+		return p.Name
 	}
 	return "your printer"
 }
@@ -435,12 +435,14 @@ var ruleConcepts = map[string][]string{
 }
 
 // ruleSteps returns the steps the request's own settings call for.
-func (f *facts) ruleSteps() []ruleStep {
-	var out []ruleStep
+func (f *facts) ruleSteps() []ruleStep { return f.appendRuleSteps(nil) }
+
+// appendRuleSteps appends ruleSteps to out.
+func (f *facts) appendRuleSteps(out []ruleStep) []ruleStep {
 	r := f.req
 	if m := f.mat; m != nil && r.NozzleTemp != nil && *r.NozzleTemp > 0 {
 		t := *r.NozzleTemp
-		name, rng := m.label(), fmtRange(m.Nozzle, "°C")
+		name, rng := m.label(), m.nozzleRange
 		switch {
 		case t > m.Nozzle[1]:
 			out = append(out, ruleStep{
@@ -468,7 +470,7 @@ func (f *facts) ruleSteps() []ruleStep {
 	}
 	if m := f.mat; m != nil && r.BedTemp != nil {
 		t := *r.BedTemp
-		name, rng := m.label(), fmtRange(m.Bed, "°C")
+		name, rng := m.label(), m.bedRange
 		switch {
 		case t > m.Bed[1]:
 			out = append(out, ruleStep{
@@ -612,22 +614,31 @@ func (f *facts) slicerRules() []ruleStep {
 	return out
 }
 
-// retractionNote says which retraction range fits the printer's extruder.
+// extruderNote says which extruder the printer has; "" when that is not
+// known. A printer's notes are written at load.
 func (f *facts) extruderNote() string {
-	if !f.extNoteSet { // said in the summary and in a step: made once
-		f.extNote, f.extNoteSet = f.makeExtruderNote(), true
+	notes := &unknownPrinterNotes
+	if f.printer != nil {
+		notes = &f.printer.extruderNotes
 	}
-	return f.extNote
-}
-
-func (f *facts) makeExtruderNote() string {
 	switch f.extruder {
 	case "bowden":
-		return capitalize(f.printerName()) + " has a Bowden extruder"
+		return notes.bowden
 	case "direct":
-		return capitalize(f.printerName()) + " has a direct-drive extruder"
+		return notes.direct
 	}
 	return ""
+}
+
+// extruderNotes are a printer's extruder notes, one per extruder type.
+type extruderNotes struct{ bowden, direct string }
+
+// unknownPrinterNotes are the extruder notes when the printer is unknown.
+var unknownPrinterNotes = makeExtruderNotes(nil)
+
+func makeExtruderNotes(p *printer) extruderNotes {
+	name := capitalize(printerName(p))
+	return extruderNotes{bowden: name + " has a Bowden extruder", direct: name + " has a direct-drive extruder"}
 }
 
 func capitalize(s string) string {

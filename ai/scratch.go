@@ -233,11 +233,12 @@ func releaseRanked(r []scored) {
 // analysisPool keeps finished analyses for the next ones.
 var analysisPool = sync.Pool{New: func() any { return new(analysis) }}
 
-// newAnalysis is an analysis of req with empty room for its tokens and
-// candidate steps; a.release hands it back.
+// newAnalysis is an analysis of a copy of req with empty room for its
+// tokens and candidate steps; a.release hands it back.
 func newAnalysis(e *Engine, req *Request) *analysis {
 	a := analysisPool.Get().(*analysis)
-	a.e, a.req = e, req
+	a.e, a.reqRoom = e, *req
+	a.req = &a.reqRoom
 	return a
 }
 
