@@ -221,6 +221,7 @@ func (e *Engine) index() {
 	df := map[string]int{}                // modes listing a term
 	dfCat := map[string]map[string]bool{} // categories listing a term
 	var entries []*termEntry
+	var texts []string // the terms and phrases, whose words the speller knows
 	perCategory := map[string]int{}
 	for mi, m := range e.kb.modes {
 		if m.FilesOnly {
@@ -230,6 +231,7 @@ func (e *Engine) index() {
 		e.rank[mi] = perCategory[m.Category]
 		perCategory[m.Category]++
 		add := func(text string, negative, weak bool) {
+			texts = append(texts, text)
 			seq := tokens(text)
 			if len(seq) == 0 {
 				return
@@ -264,6 +266,7 @@ func (e *Engine) index() {
 			add(t, true, false)
 		}
 		for _, p := range m.Phrases {
+			texts = append(texts, p)
 			toks := uniq(tokens(p))
 			if len(toks) < 2 {
 				continue // nothing but stop words and one word: too vague
@@ -276,6 +279,7 @@ func (e *Engine) index() {
 			}
 		}
 	}
+	e.spell.learnWords(texts)
 	// A term's weight grows with its length and shrinks with the number of
 	// categories and, more gently, modes that list it: "stringing" in five
 	// stringing modes still says "stringing" loudly.

@@ -299,10 +299,11 @@ var englishWords = sync.OnceValues(func() ([]string, error) {
 // every vocabulary key and its single-character deletions are indexed, so a
 // lookup costs a handful of map probes instead of a scan of the vocabulary.
 type speller struct {
-	english []string            // sorted real words that are never corrected
-	vocab   map[string]bool     // stemmed tokens of the knowledge base
-	keys    map[string][]string // sound key -> stems
-	deletes map[string][]string // sound key with one character deleted -> stems
+	english []string             // sorted real words that are never corrected
+	vocab   map[string]bool      // stemmed tokens of the knowledge base
+	known   map[string]knownWord // the words of its terms and phrases, stop words and negations
+	keys    map[string][]string  // sound key -> stems
+	deletes map[string][]string  // sound key with one character deleted -> stems
 }
 
 // soundKey folds common spelling variants: "ph" sounds like "f" and doubled
@@ -329,6 +330,43 @@ func newSpeller(english []string) *speller {
 func (s *speller) isEnglish(w string) bool {
 	i := sort.SearchStrings(s.english, w)
 	return i < len(s.english) && s.english[i] == w
+}
+
+// knownWord is a word whose token is worked out at load.
+type knownWord struct {
+	token   string // normWord of the word
+	inVocab bool   // the vocabulary has token
+}
+
+// learnWords works out the tokens of the words of texts, of the stop words
+// and of the negations, once the vocabulary is complete.
+func (s *speller) learnWords(texts []string) {
+	s.known = make(map[string]knownWord, len(fixedWords))
+	learn := func(w string) {
+		t := normWord(w)
+		s.known[w] = knownWord{token: t, inVocab: s.vocab[t]}
+	}
+	for w := range fixedWords {
+		learn(w)
+	}
+	for _, text := range texts {
+		for _, w := range words(text) {
+			learn(w)
+		}
+	}
+}
+
+// normalize is normWord(w) and whether the vocabulary has it; a nil speller
+// has every word.
+func (s *speller) normalize(w string) (string, bool) {
+	if s == nil {
+		return normWord(w), true
+	}
+	if k, ok := s.known[w]; ok {
+		return k.token, k.inVocab
+	}
+	t := normWord(w)
+	return t, s.vocab[t]
 }
 
 func (s *speller) add(stemmed string) {
@@ -495,13 +533,13 @@ func (s *speller) appendTokens(out []token, text string) []token {
 			// A term never reaches across a clause or sentence boundary.
 			first := ci > 0 || si > 0
 			for _, w := range ws[from:to] {
-				t := normWord(w)
+				t, inVocab := s.normalize(w)
 				if t == "" {
 					continue
 				}
 				tok := token{text: t, raw: w, tried: tried, clause: first}
 				first = false
-				if s != nil && !s.vocab[t] {
+				if !inVocab {
 					if c, ok := s.correct(w, t); ok {
 						tok.text, tok.fuzzy = c, true
 					}
