@@ -183,6 +183,7 @@ func newEngineFS(fsys, caseFS fs.FS) (*Engine, error) {
 			m.Fixes[i].ref = fixRef(m.ID, m.Fixes[i].Title)
 			m.Fixes[i].retract = strings.Contains(strings.ToLower(m.Fixes[i].Title), "retract")
 			m.Fixes[i].shape = shapeOfTitle(m.Fixes[i].Title)
+			m.Fixes[i].direction, _ = directionOf(m.Fixes[i].Title)
 			e.fixByRef[m.Fixes[i].ref] = [2]int{mi, i}
 		}
 	}
@@ -917,7 +918,7 @@ func pick(out, cands []candidateStep, covered []fixDirection) (_ []candidateStep
 		if len(out) >= maxSteps {
 			break
 		}
-		if c.mode >= 0 && coveredByRule(c.step.Title, covered) {
+		if c.mode >= 0 && coveredByRule(c.fix, covered) {
 			continue
 		}
 		if !c.history && best == 0 {
@@ -1052,13 +1053,11 @@ func (e *Engine) relevance(mi int, cond string) float64 {
 
 // coveredByRule reports whether a mode fix changes a setting that a rule step
 // already sets from the maker's own numbers: the same advice is a duplicate
-// and the opposite advice is wrong for this request.
-func coveredByRule(title string, covered []fixDirection) bool {
-	if !slices.ContainsFunc(covered, func(o fixDirection) bool { return o.quantity != "" }) {
-		return false
-	}
-	d, ok := directionOf(title)
-	if !ok {
+// and the opposite advice is wrong for this request. The setting a fix
+// changes is read from its title at load (f.direction).
+func coveredByRule(f *kbFix, covered []fixDirection) bool {
+	d := f.direction
+	if d.quantity == "" {
 		return false
 	}
 	for _, o := range covered {

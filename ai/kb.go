@@ -76,11 +76,12 @@ type kbFix struct {
 	// more (or less) likely; the step quotes the fact that holds.
 	Facts []kbFactRule `json:"facts"`
 
-	key       []string    // titleKey of Title, set at load
-	titleToks []string    // tokens of Title, set at load
-	ref       string      // fixRef of the fix, set at load
-	retract   bool        // the title talks about retraction, set at load
-	shape     *titleShape // the setting the title changes, set at load
+	key       []string     // titleKey of Title, set at load
+	titleToks []string     // tokens of Title, set at load
+	ref       string       // fixRef of the fix, set at load
+	retract   bool         // the title talks about retraction, set at load
+	shape     *titleShape  // the setting the title changes, set at load
+	direction fixDirection // the setting the title raises or lowers (directionOf); set at load
 }
 
 type kbSignal struct {

@@ -109,13 +109,14 @@ func TestStepsQuoteOwnNumbers(t *testing.T) {
 }
 
 // TestTitleShapesReadAtLoad: every fix of the knowledge base carries the
-// shape of its title, read when the engine loads.
+// shape of its title and the setting it raises or lowers, read when the
+// engine loads.
 func TestTitleShapesReadAtLoad(t *testing.T) {
 	if sh := shapeOfTitle("Lower the nozzle temperature by 5–10 °C"); sh.set < 0 || !sh.down || sh.up || sh.amount == nil {
 		t.Fatalf("a temperature title read as %+v", sh)
 	}
 	e := sharedEngine(t)
-	n := 0
+	n, directed := 0, 0
 	for _, m := range e.kb.modes {
 		for _, f := range m.Fixes {
 			want := shapeOfTitle(f.Title)
@@ -126,10 +127,15 @@ func TestTitleShapesReadAtLoad(t *testing.T) {
 			if want.set >= 0 {
 				n++
 			}
+			if d, ok := directionOf(f.Title); f.direction != d || ok != (f.direction.quantity != "") {
+				t.Errorf("%q: direction %+v, its title reads %+v", f.Title, f.direction, d)
+			} else if ok {
+				directed++
+			}
 		}
 	}
-	if n == 0 {
-		t.Fatal("no fix title changes one of the maker's settings")
+	if n == 0 || directed == 0 {
+		t.Fatalf("%d fix titles change one of the maker's settings, %d raise or lower one", n, directed)
 	}
 }
 
