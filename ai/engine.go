@@ -28,6 +28,9 @@ type Engine struct {
 	idf      map[string]float64
 	rank     []int // position of each mode within its category
 
+	resting  map[string]*restingRank // by category, "" for none: the modes a request leaves alone
+	settings []signalModes           // the signals' conditions, each with its modes
+
 	cases     *caseIndex        // the embedded case base
 	local     localCases        // this server's confirmed steps
 	fixByRef  map[string][2]int // fixRef -> mode and fix index
@@ -177,6 +180,7 @@ func newEngineFS(fsys, caseFS fs.FS) (*Engine, error) {
 		}
 	}
 	e.index()
+	e.indexResting()
 	e.compileFactRules()
 	e.titles = newFixTitles(kb.modes)
 	var cases []Case
@@ -448,10 +452,26 @@ func (e *Engine) facts(req *Request) *facts {
 // rankModes scores every mode and returns them best first; boost adds the
 // votes of similar solved cases per mode.
 func (e *Engine) rankModes(req *Request, toks []token, f *facts, boost []float64) []scored {
-	n := len(e.kb.modes)
 	sc := e.rankScratch()
 	defer e.releaseRankScratch(sc)
-	scores := sc.scores(n)
+	e.scoreModes(sc, req, toks, f, boost)
+	ranked := newRanked(len(e.kb.modes))
+	sc.bestFirst(sc.score, e.restingRank(req.Category), ranked)
+	return ranked
+}
+
+// restingRank is the order of the modes a request in category leaves alone.
+func (e *Engine) restingRank(category string) *restingRank {
+	if rest, ok := e.resting[category]; ok {
+		return rest
+	}
+	return e.resting[""]
+}
+
+// scoreModes scores into sc the modes the request touches (sc.hit): the
+// others keep the totals their category gives them.
+func (e *Engine) scoreModes(sc *rankScratch, req *Request, toks []token, f *facts, boost []float64) {
+	scores := sc.score
 
 	// Terms: every occurrence, then per mode the strongest non-overlapping set.
 	matches := sc.matches[:0]
@@ -494,6 +514,7 @@ func (e *Engine) rankModes(req *Request, toks []token, f *facts, boost []float64
 		}
 		counted[c].n++
 		used = append(used, modeSpan{mode: mi, span: m.span})
+		sc.touch(mi)
 		if m.te.negative {
 			if counted[c].n == 1 {
 				scores[mi].total -= negativeWeight
@@ -519,58 +540,148 @@ func (e *Engine) rankModes(req *Request, toks []token, f *facts, boost []float64
 	// Bag of words: weak evidence from names, summaries and causes.
 	for _, t := range distinct {
 		for _, p := range e.doc[t] {
+			sc.touch(p.mode)
 			scores[p.mode].weak += docWeight * p.weight
 		}
 	}
+	e.touchBySettings(sc, req, f, boost)
 
-	for i := range scores {
-		m := e.kb.modes[i]
-		s := &scores[i]
+	for _, mi := range sc.hitList {
+		e.settle(int(mi), &scores[mi], req, f, boost)
+	}
+}
+
+// settle turns mode i's evidence in s into its total: the description's
+// evidence, the category prior, the signals of the settings (none when f
+// is nil), the similar cases' votes (boost, nil for none), the answers,
+// and last the mode's place in its category, which breaks ties.
+func (e *Engine) settle(i int, s *scored, req *Request, f *facts, boost []float64) {
+	m := e.kb.modes[i]
+	if m.FilesOnly {
+		return // ranked by the files' facts alone
+	}
+	s.total += s.text + s.weak
+	inCategory := req.Category != "" && req.Category != "other" && m.Category == req.Category
+	if inCategory {
+		s.total += categoryPrior
+	}
+	// Settings make a mode more likely, but without a word of the
+	// description behind it they only break ties.
+	scale := signalScale
+	if s.text == 0 {
+		scale = signalScale / 3
+	}
+	for _, sig := range m.Signals {
+		if f != nil && sig.eval(f) != sig.negate {
+			sev := 0.5 // a negated condition has no degree
+			if !sig.negate {
+				sev = f.heldSeverity(sig.When)
+			}
+			s.total += scale * sig.Weight * (0.5 + sev)
+		}
+	}
+	vote := 0.0
+	if boost != nil {
+		vote = boost[i]
+	}
+	s.total += caseModeWeight * vote
+	for _, q := range e.kb.questions {
+		if len(req.Answers) == 0 {
+			break
+		}
+		if ans, ok := req.Answers[q.ID]; ok && s.total > 0 {
+			s.total *= q.factor(ans, i)
+		}
+	}
+	// Ties go to the mode listed first in its category.
+	s.total -= 0.001 * float64(e.rank[i])
+}
+
+// signalModes is one condition of the settings with the modes whose
+// signals it moves: on when it holds, off (negated signals) when not.
+type signalModes struct {
+	eval    func(*facts) bool
+	on, off []int32
+}
+
+// touchBySettings marks the modes the settings, the similar cases and the
+// answers move: a signal that holds, a vote, an answer's factor.
+func (e *Engine) touchBySettings(sc *rankScratch, req *Request, f *facts, boost []float64) {
+	for _, c := range e.settings {
+		moved := c.off
+		if c.eval(f) {
+			moved = c.on
+		}
+		for _, mi := range moved {
+			sc.touch(int(mi))
+		}
+	}
+	for mi, v := range boost {
+		if v != 0 {
+			sc.touch(mi)
+		}
+	}
+	for _, q := range e.kb.questions {
+		if len(req.Answers) == 0 {
+			break
+		}
+		ans, ok := req.Answers[q.ID]
+		if !ok {
+			continue
+		}
+		for _, effect := range q.effect {
+			for mi := range effect {
+				if q.factor(ans, mi) != 1 {
+					sc.touch(mi)
+				}
+			}
+		}
+	}
+}
+
+// indexResting ranks, for every category and for none, the modes a request
+// leaves alone (no evidence, no signal, no vote, no answer), and groups
+// the modes by the conditions of their signals.
+func (e *Engine) indexResting() {
+	e.resting = map[string]*restingRank{}
+	cats := []string{""}
+	for _, m := range e.kb.modes {
+		if m.Category != "" && m.Category != "other" && !slices.Contains(cats, m.Category) {
+			cats = append(cats, m.Category)
+		}
+	}
+	for _, c := range cats {
+		req := &Request{Category: c}
+		rest := &restingRank{total: make([]float64, len(e.kb.modes))}
+		for i := range e.kb.modes {
+			s := scored{mode: i}
+			e.settle(i, &s, req, nil, nil)
+			rest.total[i] = s.total
+			rest.order = append(rest.order, rankKey{total: s.total, mode: int32(i)})
+		}
+		slices.SortFunc(rest.order, rankOrder)
+		e.resting[c] = rest
+	}
+	byCond := map[string]int{}
+	for mi, m := range e.kb.modes {
 		if m.FilesOnly {
-			continue // ranked by the files' facts alone
-		}
-		s.total += s.text + s.weak
-		inCategory := req.Category != "" && req.Category != "other" && m.Category == req.Category
-		if inCategory {
-			s.total += categoryPrior
-		}
-		// Settings make a mode more likely, but without a word of the
-		// description behind it they only break ties.
-		scale := signalScale
-		if s.text == 0 {
-			scale = signalScale / 3
+			continue
 		}
 		for _, sig := range m.Signals {
-			if sig.eval(f) != sig.negate {
-				sev := 0.5 // a negated condition has no degree
-				if !sig.negate {
-					sev = f.heldSeverity(sig.When)
-				}
-				s.total += scale * sig.Weight * (0.5 + sev)
+			ci, ok := byCond[sig.cond]
+			if !ok {
+				ci = len(e.settings)
+				byCond[sig.cond] = ci
+				e.settings = append(e.settings, signalModes{eval: sig.eval})
+			}
+			c := &e.settings[ci]
+			if sig.negate {
+				c.off = append(c.off, int32(mi))
+			} else {
+				c.on = append(c.on, int32(mi))
 			}
 		}
-		vote := 0.0
-		if boost != nil {
-			vote = boost[i]
-		}
-		s.total += caseModeWeight * vote
-		for _, q := range e.kb.questions {
-			if len(req.Answers) == 0 {
-				break
-			}
-			if ans, ok := req.Answers[q.ID]; ok && s.total > 0 {
-				s.total *= q.factor(ans, i)
-			}
-		}
-		// Ties go to the mode listed first in its category.
-		s.total -= 0.001 * float64(e.rank[i])
 	}
-	order := sc.bestFirst(scores)
-	ranked := newRanked(n)
-	for i, o := range order {
-		ranked[i] = scores[o.mode]
-	}
-	return ranked
 }
 
 // matchSeq matches a term's token sequence at toks[i], allowing maxGap extra

@@ -15,7 +15,9 @@ type rankScratch struct {
 	touched []int32   // phrases with hits
 	best    []float64 // per mode: its best phrase score
 	modes   []int     // modes with a best phrase score
-	score   []scored  // per mode
+	score   []scored  // per mode; score[i] is scored{mode: i} unless mode i is hit
+	hit     []bool    // per mode: the request touched it
+	hitList []int32   // the modes hit, in the order they were first touched
 	ord     []rankKey // modes, to be sorted
 	tmp     []rankKey // room to merge ord
 	matches []termMatch
@@ -51,17 +53,38 @@ func (e *Engine) rankScratch() *rankScratch {
 	if len(sc.hits) < len(e.phrases) {
 		sc.hits = make([]int32, len(e.phrases))
 	}
-	if len(sc.best) < len(e.kb.modes) {
-		sc.best = make([]float64, len(e.kb.modes))
+	n := len(e.kb.modes)
+	if len(sc.best) < n {
+		sc.best = make([]float64, n)
+	}
+	if len(sc.score) < n {
+		sc.score = make([]scored, n)
+		for i := range sc.score {
+			sc.score[i] = scored{mode: i}
+		}
+		sc.hit = make([]bool, n)
 	}
 	return sc
 }
 
 func (e *Engine) releaseRankScratch(sc *rankScratch) {
 	clear(sc.seen)
-	clear(sc.score) // no evidence kept alive
+	for _, mi := range sc.hitList {
+		sc.score[mi] = scored{mode: int(mi)} // no evidence kept alive
+		sc.hit[mi] = false
+	}
+	sc.hitList = sc.hitList[:0]
 	sc.words = sc.words[:0]
 	rankScratchPool.Put(sc)
+}
+
+// touch marks mode mi as one the request says something about: only those
+// modes are scored one by one.
+func (sc *rankScratch) touch(mi int) {
+	if !sc.hit[mi] {
+		sc.hit[mi] = true
+		sc.hitList = append(sc.hitList, int32(mi))
+	}
 }
 
 // distinct returns the distinct texts of toks in the order they first
@@ -102,22 +125,11 @@ func (e *Engine) phraseScores(sc *rankScratch, words []string, scores []scored) 
 		}
 	}
 	for _, mi := range sc.modes {
+		sc.touch(mi)
 		scores[mi].text += sc.best[mi]
 		sc.best[mi] = 0
 	}
 	sc.touched, sc.modes = sc.touched[:0], sc.modes[:0]
-}
-
-// scores returns n fresh scores, one per mode in mode order.
-func (sc *rankScratch) scores(n int) []scored {
-	if cap(sc.score) < n {
-		sc.score = make([]scored, n)
-	}
-	sc.score = sc.score[:n]
-	for i := range sc.score {
-		sc.score[i] = scored{mode: i}
-	}
-	return sc.score
 }
 
 // rankKey is a mode and its score, sorted best first.
@@ -137,26 +149,75 @@ func rankOrder(a, b rankKey) int {
 	return int(a.mode - b.mode)
 }
 
-// bestFirst returns the modes of scores best first, ties in mode order.
-func (sc *rankScratch) bestFirst(scores []scored) []rankKey {
-	sc.ord = sc.ord[:0]
+// restingRank is how the modes a request says nothing about rank for one
+// category: their totals come from the category prior and their place in
+// their category alone, so their order is known before any request.
+type restingRank struct {
+	total []float64 // by mode
+	order []rankKey // every mode, best first
+}
+
+// bestFirst writes into ranked (one entry per mode) the modes best first,
+// ties in mode order: the modes the request hit with their scores, sorted,
+// merged into rest's order of the others.
+func (sc *rankScratch) bestFirst(scores []scored, rest *restingRank, ranked []scored) {
+	entry := func(mi int32) scored {
+		if sc.hit[mi] {
+			return scores[mi]
+		}
+		return scored{mode: int(mi), total: rest.total[mi]}
+	}
+	keys := sc.ord[:0]
 	nan := false
-	for i := range scores {
-		t := scores[i].total
-		nan = nan || t != t
-		sc.ord = append(sc.ord, rankKey{total: t, mode: int32(i)})
+	for i := range rest.total {
+		if sc.hit[i] {
+			t := scores[i].total
+			nan = nan || t != t
+			keys = append(keys, rankKey{total: t, mode: int32(i)})
+		}
 	}
 	if nan {
-		// No order among NaNs: sort exactly as the ranking always has.
-		slices.SortFunc(sc.ord, rankOrder)
-		return sc.ord
+		// No order among NaNs: sort every mode exactly as the ranking
+		// always has.
+		keys = keys[:0]
+		for i := range rest.total {
+			keys = append(keys, rankKey{total: entry(int32(i)).total, mode: int32(i)})
+		}
+		slices.SortFunc(keys, rankOrder)
+		for k, key := range keys {
+			ranked[k] = entry(key.mode)
+		}
+		sc.ord = keys
+		return
 	}
-	// Totals and modes order the modes totally, so any sort gives that
-	// order: a stable merge sort on the totals keeps ties in mode order.
-	if cap(sc.tmp) < len(sc.ord) {
-		sc.tmp = make([]rankKey, len(sc.ord))
+	keys = sc.sortByTotal(keys)
+	k, i := 0, 0
+	for _, r := range rest.order {
+		if sc.hit[r.mode] {
+			continue
+		}
+		for ; i < len(keys) && rankOrder(keys[i], r) < 0; i++ {
+			ranked[k] = scores[keys[i].mode]
+			k++
+		}
+		ranked[k] = scored{mode: int(r.mode), total: r.total}
+		k++
 	}
-	src, dst := sc.ord, sc.tmp[:len(sc.ord)]
+	for ; i < len(keys); i++ {
+		ranked[k] = scores[keys[i].mode]
+		k++
+	}
+}
+
+// sortByTotal sorts keys, given in mode order and free of NaNs, best first
+// with ties in mode order. Totals and modes order the modes totally, so any
+// sort gives that order: a stable merge sort on the totals keeps ties in
+// mode order. The result is keys or the scratch's room to merge.
+func (sc *rankScratch) sortByTotal(keys []rankKey) []rankKey {
+	if cap(sc.tmp) < len(keys) {
+		sc.tmp = make([]rankKey, len(keys))
+	}
+	src, dst := keys, sc.tmp[:len(keys)]
 	const run = 8
 	for lo := 0; lo < len(src); lo += run {
 		hi := min(lo+run, len(src))
