@@ -166,10 +166,26 @@ func (f caseFeature) appendKey(buf []byte) []byte {
 	return buf
 }
 
+// scanFeatures is how many features are told apart by a scan of those
+// already found; past it, a set does (a short description has a few dozen).
+const scanFeatures = 32
+
 // appendCaseFeatures appends the distinct features of toks in the order
-// they first occur, seen holding those already there.
+// they first occur; seen (empty) holds them once they are too many to scan.
 func appendCaseFeatures(out []caseFeature, toks []token, seen map[caseFeature]struct{}) []caseFeature {
+	start := len(out)
 	add := func(f caseFeature) {
+		if len(out)-start < scanFeatures {
+			if !slices.Contains(out[start:], f) {
+				out = append(out, f)
+			}
+			return
+		}
+		if len(seen) == 0 {
+			for _, g := range out[start:] {
+				seen[g] = struct{}{}
+			}
+		}
 		if _, ok := seen[f]; !ok {
 			seen[f] = struct{}{}
 			out = append(out, f)
@@ -299,11 +315,11 @@ type neighbor struct {
 	sim float64
 }
 
-// nearest returns the k cases most similar to the request's words; of a
-// maker's cases only the closest counts, so one account weighs as one.
-func (ix *caseIndex) nearest(feats []caseFeature, req *Request, p *printer, k int) []neighbor {
+// nearest appends to kept the k cases most similar to the request's words;
+// of a maker's cases only the closest counts, so one account weighs as one.
+func (ix *caseIndex) nearest(kept []neighbor, feats []caseFeature, req *Request, p *printer, k int) []neighbor {
 	if ix == nil || len(ix.cases) == 0 || len(feats) == 0 {
-		return nil
+		return kept
 	}
 	sc := ix.scratch()
 	defer ix.release(sc)
@@ -324,6 +340,7 @@ func (ix *caseIndex) nearest(feats []caseFeature, req *Request, p *printer, k in
 		}
 	}
 	qnorm = math.Sqrt(qnorm)
+	inCategory := req.Category != "" && req.Category != "other"
 	out := sc.near[:0]
 	for _, ci := range touched {
 		d := dot[ci]
@@ -333,7 +350,7 @@ func (ix *caseIndex) nearest(feats []caseFeature, req *Request, p *printer, k in
 			continue
 		}
 		sim := d / (qnorm * c.norm)
-		if req.Category != "" && req.Category != "other" && req.Category == c.category {
+		if inCategory && req.Category == c.category {
 			sim *= caseCategoryFit
 		}
 		if p != nil && c.printer == p {
@@ -351,9 +368,9 @@ func (ix *caseIndex) nearest(feats []caseFeature, req *Request, p *printer, k in
 		return a.c.id < b.c.id
 	})
 	var makers map[string]bool
-	kept := make([]neighbor, 0, k)
+	start := len(kept)
 	for _, n := range out {
-		if len(kept) == k {
+		if len(kept)-start == k {
 			break
 		}
 		if m := n.c.maker; m != "" {
@@ -372,8 +389,8 @@ func (ix *caseIndex) nearest(feats []caseFeature, req *Request, p *printer, k in
 
 // caseVote is what the nearest cases say about a request.
 type caseVote struct {
-	mode []float64 // by mode
-	fix  map[[2]int]float64
+	mode []float64          // by mode
+	fix  map[[2]int]float64 // nil when the embedded cases do not vote for fixes
 	// learned are the steps this server's makers confirmed for similar
 	// problems, by reference, and makers how many distinct makers did.
 	learned map[string]float64
@@ -388,15 +405,19 @@ func (e *Engine) vote(req *Request, toks []token, p *printer) *caseVote {
 	defer fs.release()
 	feats := appendCaseFeatures(fs.feats[:0], toks, fs.seen)
 	fs.feats = feats
-	near := e.cases.nearest(feats, req, p, caseNeighbors)
-	var mine []neighbor
+	near := e.cases.nearest(fs.near[:0], feats, req, p, caseNeighbors)
+	mine := fs.mine[:0]
 	if local := e.local.Load(); local != nil {
-		mine = local.nearest(feats, req, p, caseNeighbors)
+		mine = local.nearest(mine, feats, req, p, caseNeighbors)
 	}
+	fs.near, fs.mine = near, mine
 	if len(near) == 0 && len(mine) == 0 {
 		return nil
 	}
-	v := &caseVote{mode: make([]float64, len(e.kb.modes)), fix: map[[2]int]float64{}}
+	v := &caseVote{mode: make([]float64, len(e.kb.modes))}
+	if caseFixWeight > 0 {
+		v.fix = map[[2]int]float64{}
+	}
 	if len(mine) > 0 {
 		v.learned, v.makers = map[string]float64{}, map[string]int{}
 	}
@@ -449,6 +470,8 @@ type featureScratch struct {
 	feats []caseFeature
 	seen  map[caseFeature]struct{}
 	modes []modeVote // one neighbour's strongest vote per mode
+	near  []neighbor // the nearest embedded cases
+	mine  []neighbor // the nearest of this server's cases
 }
 
 type modeVote struct {
@@ -461,6 +484,8 @@ var featureScratchPool = sync.Pool{New: func() any { return &featureScratch{seen
 func (fs *featureScratch) release() {
 	clear(fs.seen)
 	clear(fs.feats) // keep no description alive
+	clear(fs.near)
+	clear(fs.mine)
 	featureScratchPool.Put(fs)
 }
 
