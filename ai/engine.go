@@ -21,12 +21,11 @@ type Engine struct {
 	kb    *knowledge
 	spell *speller
 
-	terms    map[string][]*termEntry // first token -> terms starting with it
-	phrases  []*phraseEntry
-	byPhrase map[string][]int // token -> phrases containing it
-	doc      map[string][]docPosting
-	idf      map[string]float64
-	rank     []int // position of each mode within its category
+	words   map[string]int32 // every word of the terms, phrases and mode texts -> its id
+	byWord  []wordPostings   // by word id
+	phrases []*phraseEntry
+	idf     map[string]float64
+	rank    []int // position of each mode within its category
 
 	resting  map[string]*restingRank // by category, "" for none: the modes a request leaves alone
 	settings []signalModes           // the signals' conditions, each with its modes
@@ -51,6 +50,13 @@ type termEntry struct {
 	weight   float64
 	negative bool
 	weak     bool
+}
+
+// wordPostings is what one word of a description can match.
+type wordPostings struct {
+	terms   []*termEntry // terms starting with the word
+	phrases []int        // phrases containing it
+	doc     []docPosting // modes whose texts have it
 }
 
 type phraseEntry struct {
@@ -137,9 +143,7 @@ func newEngineFS(fsys, caseFS fs.FS) (*Engine, error) {
 	e := &Engine{
 		kb:       kb,
 		spell:    newSpeller(english),
-		terms:    map[string][]*termEntry{},
-		byPhrase: map[string][]int{},
-		doc:      map[string][]docPosting{},
+		words:    map[string]int32{},
 		idf:      map[string]float64{},
 		rank:     make([]int, len(kb.modes)),
 		fixByRef: map[string][2]int{},
@@ -257,7 +261,8 @@ func (e *Engine) index() {
 			pi := len(e.phrases)
 			e.phrases = append(e.phrases, &phraseEntry{mode: mi, toks: toks})
 			for _, t := range toks {
-				e.byPhrase[t] = append(e.byPhrase[t], pi)
+				w := e.word(t)
+				w.phrases = append(w.phrases, pi)
 				e.spell.add(t)
 			}
 		}
@@ -280,7 +285,8 @@ func (e *Engine) index() {
 		if te.weak {
 			te.weight *= weakTermFactor
 		}
-		e.terms[te.seq[0]] = append(e.terms[te.seq[0]], te)
+		w := e.word(te.seq[0])
+		w.terms = append(w.terms, te)
 	}
 
 	// Bag of words over each mode's name, summary, causes and fix titles:
@@ -318,9 +324,21 @@ func (e *Engine) index() {
 	for mi, set := range docs {
 		norm := math.Sqrt(float64(len(set)))
 		for t := range set {
-			e.doc[t] = append(e.doc[t], docPosting{mode: mi, weight: e.idf[t] / norm})
+			w := e.word(t)
+			w.doc = append(w.doc, docPosting{mode: mi, weight: e.idf[t] / norm})
 		}
 	}
+}
+
+// word returns the postings of word t, adding it when new.
+func (e *Engine) word(t string) *wordPostings {
+	id, ok := e.words[t]
+	if !ok {
+		id = int32(len(e.byWord))
+		e.words[t] = id
+		e.byWord = append(e.byWord, wordPostings{})
+	}
+	return &e.byWord[id]
 }
 
 func uniq(list []string) []string {
@@ -476,8 +494,12 @@ func (e *Engine) scoreModes(sc *rankScratch, req *Request, toks []token, f *fact
 	// Terms: every occurrence, then per mode the strongest non-overlapping set.
 	matches := sc.matches[:0]
 	defer func() { sc.matches = matches }()
+	ids := sc.wordIDs(e.words, toks)
 	for i, t := range toks {
-		for _, te := range e.terms[t.text] {
+		if ids[i] < 0 {
+			continue // a word no term, phrase or mode text has
+		}
+		for _, te := range e.byWord[ids[i]].terms {
 			end, fuzzy, ok := matchSeq(toks, i, te.seq)
 			if !ok || negated(toks, i, te) {
 				continue
@@ -533,13 +555,13 @@ func (e *Engine) scoreModes(sc *rankScratch, req *Request, toks []token, f *fact
 		scores[mi].evidence = append(scores[mi].evidence, ev)
 	}
 
-	distinct := sc.distinct(toks)
+	distinct := sc.distinct(ids)
 	// Phrases: loose bag-of-words match, the best phrase of a mode counts.
 	e.phraseScores(sc, distinct, scores)
 
 	// Bag of words: weak evidence from names, summaries and causes.
-	for _, t := range distinct {
-		for _, p := range e.doc[t] {
+	for _, id := range distinct {
+		for _, p := range e.byWord[id].doc {
 			sc.touch(p.mode)
 			scores[p.mode].weak += docWeight * p.weight
 		}

@@ -9,8 +9,9 @@ import (
 // so that a request allocates little more than its answer. Counters are
 // zero between uses.
 type rankScratch struct {
-	seen    map[string]struct{}
-	words   []string  // distinct token texts, first occurrence first
+	ids     []int32   // per token, its word id; -1 for a word the engine does not know
+	seen    []bool    // per word id: among words; false between uses
+	words   []int32   // distinct known word ids, first occurrence first
 	hits    []int32   // per phrase: distinct words of the request in it
 	touched []int32   // phrases with hits
 	best    []float64 // per mode: its best phrase score
@@ -45,13 +46,16 @@ func overlapsInMode(used []modeSpan, mi int, s span) bool {
 	return false
 }
 
-var rankScratchPool = sync.Pool{New: func() any { return &rankScratch{seen: map[string]struct{}{}} }}
+var rankScratchPool = sync.Pool{New: func() any { return &rankScratch{} }}
 
 // rankScratch returns scratch sized for this engine's phrases and modes.
 func (e *Engine) rankScratch() *rankScratch {
 	sc := rankScratchPool.Get().(*rankScratch)
 	if len(sc.hits) < len(e.phrases) {
 		sc.hits = make([]int32, len(e.phrases))
+	}
+	if len(sc.seen) < len(e.byWord) {
+		sc.seen = make([]bool, len(e.byWord))
 	}
 	n := len(e.kb.modes)
 	if len(sc.best) < n {
@@ -68,7 +72,6 @@ func (e *Engine) rankScratch() *rankScratch {
 }
 
 func (e *Engine) releaseRankScratch(sc *rankScratch) {
-	clear(sc.seen)
 	for _, mi := range sc.hitList {
 		sc.score[mi] = scored{mode: int(mi)} // no evidence kept alive
 		sc.hit[mi] = false
@@ -87,15 +90,31 @@ func (sc *rankScratch) touch(mi int) {
 	}
 }
 
-// distinct returns the distinct texts of toks in the order they first
-// occur; the slice is valid until the scratch is released.
-func (sc *rankScratch) distinct(toks []token) []string {
+// wordIDs returns the word id of each token (-1: none); the slice is
+// valid until the scratch is released.
+func (sc *rankScratch) wordIDs(words map[string]int32, toks []token) []int32 {
+	sc.ids = sc.ids[:0]
 	for _, t := range toks {
-		if _, ok := sc.seen[t.text]; ok {
-			continue
+		id, ok := words[t.text]
+		if !ok {
+			id = -1
 		}
-		sc.seen[t.text] = struct{}{}
-		sc.words = append(sc.words, t.text)
+		sc.ids = append(sc.ids, id)
+	}
+	return sc.ids
+}
+
+// distinct returns the distinct known ids of ids in the order they first
+// occur; the slice is valid until the scratch is released.
+func (sc *rankScratch) distinct(ids []int32) []int32 {
+	for _, id := range ids {
+		if id >= 0 && !sc.seen[id] {
+			sc.seen[id] = true
+			sc.words = append(sc.words, id)
+		}
+	}
+	for _, id := range sc.words {
+		sc.seen[id] = false
 	}
 	return sc.words
 }
@@ -103,9 +122,9 @@ func (sc *rankScratch) distinct(toks []token) []string {
 // phraseScores adds to each mode's text score its best phrase: the share
 // of a phrase's words the request has, when that is at least two words and
 // 60 %.
-func (e *Engine) phraseScores(sc *rankScratch, words []string, scores []scored) {
-	for _, t := range words {
-		for _, pi := range e.byPhrase[t] {
+func (e *Engine) phraseScores(sc *rankScratch, words []int32, scores []scored) {
+	for _, id := range words {
+		for _, pi := range e.byWord[id].phrases {
 			if sc.hits[pi] == 0 {
 				sc.touched = append(sc.touched, int32(pi))
 			}
