@@ -96,10 +96,20 @@ const (
 // words and word pairs, weighted by inverse document frequency.
 type caseIndex struct {
 	cases []indexedCase
-	post  map[string][]int32 // feature -> cases having it
-	idf   map[string]float64
-	n     int
-	pool  sync.Pool // *nearScratch
+	post  map[string]casePosting // feature -> its weight and the cases having it
+	idf   map[string]float64     // shared by the server's cases with the embedded ones
+	// ownIDF: idf has exactly the features of post, so a feature post lacks
+	// is unseen.
+	ownIDF bool
+	unseen float64   // the weight of a feature idf lacks
+	n      int       // cases
+	pool   sync.Pool // *nearScratch
+}
+
+// casePosting is a feature's weight and the cases that have it.
+type casePosting struct {
+	w     float64
+	cases []int32
 }
 
 // nearScratch is one search's dot products, one per case, zero between
@@ -235,7 +245,8 @@ func loadCases(fsys fs.FS) ([]Case, error) {
 // embedded one) so that server cases are weighted the same way, or computed
 // from cases when nil.
 func (e *Engine) buildCaseIndex(cases []Case, idf map[string]float64) (*caseIndex, error) {
-	ix := &caseIndex{post: map[string][]int32{}, idf: idf, n: len(cases)}
+	ix := &caseIndex{post: map[string]casePosting{}, idf: idf, ownIDF: idf == nil, n: len(cases)}
+	ix.unseen = math.Log(1 + float64(max(ix.n, 1))) // words no case has are as rare as can be
 	feats := make([][]string, len(cases))
 	df := map[string]int{}
 	for i, c := range cases {
@@ -257,7 +268,9 @@ func (e *Engine) buildCaseIndex(cases []Case, idf map[string]float64) (*caseInde
 		for _, f := range feats[i] {
 			w := ix.weight(f)
 			ic.norm += w * w
-			ix.post[f] = append(ix.post[f], int32(i))
+			p := ix.post[f]
+			p.w, p.cases = w, append(p.cases, int32(i))
+			ix.post[f] = p
 		}
 		ic.norm = math.Sqrt(ic.norm)
 		votes, err := e.caseVotes(c)
@@ -271,15 +284,13 @@ func (e *Engine) buildCaseIndex(cases []Case, idf map[string]float64) (*caseInde
 	return ix, nil
 }
 
-// weight is the idf of a feature; words no case has are as rare as can be.
+// weight is the idf of a feature.
 func (ix *caseIndex) weight(f string) float64 {
 	if w, ok := ix.idf[f]; ok {
 		return w
 	}
-	return ix.unseenWeight()
+	return ix.unseen
 }
-
-func (ix *caseIndex) unseenWeight() float64 { return math.Log(1 + float64(max(ix.n, 1))) }
 
 // caseVotes finds the knowledge-base fixes a case confirms: those whose
 // title matches one of its patterns.
@@ -327,12 +338,16 @@ func (ix *caseIndex) nearest(kept []neighbor, feats []caseFeature, req *Request,
 	qnorm := 0.0
 	for _, f := range feats {
 		sc.key = f.appendKey(sc.key[:0])
-		w, ok := ix.idf[string(sc.key)]
+		p, ok := ix.post[string(sc.key)]
+		w := p.w
 		if !ok {
-			w = ix.unseenWeight()
+			w = ix.unseen
+			if !ix.ownIDF {
+				w = ix.weight(string(sc.key))
+			}
 		}
 		qnorm += w * w
-		for _, ci := range ix.post[string(sc.key)] {
+		for _, ci := range p.cases {
 			if dot[ci] == 0 { // every weight is positive
 				touched = append(touched, ci)
 			}

@@ -1,6 +1,9 @@
 package ai
 
 import (
+	"cmp"
+	"fmt"
+	"math"
 	"math/rand"
 	"slices"
 	"strings"
@@ -40,6 +43,100 @@ func TestCaseFeaturesAreDistinctInOrder(t *testing.T) {
 		got := appendCaseFeatures(prefix, toks, map[caseFeature]struct{}{})
 		if !slices.Equal(got[1:], want) || got[0] != prefix[0] {
 			t.Fatalf("round %d (%d words): features %v, want %v", round, len(words), got, want)
+		}
+	}
+}
+
+// nearest finds the cases a brute-force cosine over every case's features
+// finds, with the same similarities, for the embedded cases and for a
+// server's own cases (weighted by the embedded cases' idf, with their own
+// weight for a feature no embedded case has).
+func TestNearestIsTheBruteForceCosine(t *testing.T) {
+	e := realEngine(t)
+	embedded, err := EmbeddedCases()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var local []Case
+	for i, c := range embedded[:40] {
+		c.ID, c.Maker = fmt.Sprintf("local-%d", i), fmt.Sprintf("maker-%d", i%3)
+		c.Description += " zqxfeature" // a word no embedded case has
+		local = append(local, c)
+	}
+	if err := e.SetLocalCases(local); err != nil {
+		t.Fatal(err)
+	}
+	reqs := benchRequests()
+	for _, c := range embedded[len(embedded)-60:] {
+		reqs = append(reqs, c.Request())
+	}
+	reqs = append(reqs, Request{Category: "stringing", Description: "zqxfeature strings zqxfeature and blobs"})
+	for _, ix := range []*caseIndex{e.cases, e.local.Load()} {
+		cases := embedded
+		if ix != e.cases {
+			cases = local
+		}
+		caseFeats := make([]map[string]bool, len(cases))
+		for i, c := range cases {
+			caseFeats[i] = map[string]bool{}
+			for _, f := range caseFeatures(e.spell.analyze(c.Description)) {
+				caseFeats[i][f] = true
+			}
+		}
+		for _, req := range reqs {
+			toks := e.spell.analyze(req.Description)
+			feats := appendCaseFeatures(nil, toks, map[caseFeature]struct{}{})
+			p := e.facts(&req).printer
+			got := ix.nearest(nil, feats, &req, p, len(cases))
+			var want []neighbor
+			qnorm := 0.0
+			for _, f := range feats {
+				w := ix.weight(f.String())
+				qnorm += w * w
+			}
+			qnorm = math.Sqrt(qnorm)
+			for i := range cases {
+				dot := 0.0
+				for _, f := range feats {
+					if w := ix.weight(f.String()); caseFeats[i][f.String()] {
+						dot += w * w
+					}
+				}
+				c := &ix.cases[i]
+				if dot == 0 || c.norm == 0 {
+					continue
+				}
+				sim := dot / (qnorm * c.norm)
+				if req.Category != "" && req.Category != "other" && req.Category == c.category {
+					sim *= caseCategoryFit
+				}
+				if p != nil && c.printer == p {
+					sim *= casePrinterFit
+				}
+				if sim >= caseMinSim {
+					want = append(want, neighbor{c: c, sim: sim})
+				}
+			}
+			slices.SortFunc(want, func(a, b neighbor) int {
+				if a.sim != b.sim {
+					return cmp.Compare(b.sim, a.sim)
+				}
+				return strings.Compare(a.c.id, b.c.id)
+			})
+			makers := map[string]bool{}
+			want = slices.DeleteFunc(want, func(n neighbor) bool {
+				dup := n.c.maker != "" && makers[n.c.maker]
+				makers[n.c.maker] = true
+				return dup
+			})
+			if len(got) != len(want) {
+				t.Fatalf("%q: %d neighbours, want %d", req.Description, len(got), len(want))
+			}
+			for i := range want {
+				if got[i].c != want[i].c || got[i].sim != want[i].sim {
+					t.Fatalf("%q: neighbour %d is %s at %v, want %s at %v", req.Description, i, got[i].c.id, got[i].sim, want[i].c.id, want[i].sim)
+				}
+			}
 		}
 	}
 }
