@@ -412,6 +412,24 @@ type caseVote struct {
 	makers  map[string]int
 }
 
+var caseVotePool sync.Pool // *caseVote, empty
+
+// newCaseVote returns an empty vote over n modes.
+func newCaseVote(n int) *caseVote {
+	v, ok := caseVotePool.Get().(*caseVote)
+	if !ok || len(v.mode) != n {
+		return &caseVote{mode: make([]float64, n)}
+	}
+	return v
+}
+
+// release empties v and hands it back; v must not be used after.
+func (v *caseVote) release() {
+	clear(v.mode)
+	v.fix, v.learned, v.makers = nil, nil, nil
+	caseVotePool.Put(v)
+}
+
 // vote gathers the nearest embedded and server cases of a request. Only
 // the embedded cases vote for modes: what this server's makers confirmed
 // never changes which failure modes lead.
@@ -429,7 +447,7 @@ func (e *Engine) vote(req *Request, toks []token, p *printer) *caseVote {
 	if len(near) == 0 && len(mine) == 0 {
 		return nil
 	}
-	v := &caseVote{mode: make([]float64, len(e.kb.modes))}
+	v := newCaseVote(len(e.kb.modes))
 	if caseFixWeight > 0 {
 		v.fix = map[[2]int]float64{}
 	}

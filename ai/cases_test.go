@@ -2,6 +2,8 @@ package ai
 
 import (
 	"cmp"
+	"context"
+	"encoding/json"
 	"fmt"
 	"math"
 	"math/rand"
@@ -138,5 +140,64 @@ func TestNearestIsTheBruteForceCosine(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// An analysis leaves nothing behind for the next one: the votes of the
+// nearest cases (embedded and this server's) are reused memory, and the
+// same requests give the same answers in any order.
+func TestVotesLeaveNothingBehind(t *testing.T) {
+	e := realEngine(t)
+	embedded, err := EmbeddedCases()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var local []Case
+	for i, c := range embedded[:30] {
+		c.ID, c.Maker = fmt.Sprintf("local-%d", i), fmt.Sprintf("maker-%d", i)
+		res, err := e.Analyze(context.Background(), c.Request())
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.Steps = e.StepRefs(c.Request(), []string{res.Steps[len(res.Steps)-1].Title})
+		local = append(local, c)
+	}
+	if err := e.SetLocalCases(local); err != nil {
+		t.Fatal(err)
+	}
+	reqs := benchRequests()
+	for _, c := range embedded[:30] {
+		reqs = append(reqs, c.Request())
+	}
+	answers := func(order []int) map[int]string {
+		out := map[int]string{}
+		for _, i := range order {
+			res, err := e.Analyze(context.Background(), reqs[i])
+			if err != nil {
+				t.Fatal(err)
+			}
+			data, _ := json.Marshal(res)
+			out[i] = string(data)
+		}
+		return out
+	}
+	order := make([]int, len(reqs))
+	for i := range order {
+		order[i] = i
+	}
+	first := answers(order)
+	rand.New(rand.NewSource(6)).Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
+	second := answers(order)
+	learned := 0
+	for i := range reqs {
+		if first[i] != second[i] {
+			t.Fatalf("request %d (%q) answered differently after other requests:\n%s\n%s", i, reqs[i].Description, first[i], second[i])
+		}
+		if strings.Contains(first[i], "confirmed") {
+			learned++
+		}
+	}
+	if learned == 0 {
+		t.Fatal("no answer has a step this server's makers confirmed: the server's votes were not exercised")
 	}
 }

@@ -325,11 +325,14 @@ func (a *analysis) candidateRoom() []candidateStep {
 // not be used after.
 func (a *analysis) release() {
 	releaseRanked(a.ranked)
+	if a.votes != nil {
+		a.votes.release()
+	}
 	if c := a.cands; c != nil {
 		clear(c[:cap(c)]) // keep no request's text alive
 		candidatePool.Put(&c)
 	}
-	a.ranked, a.cands = nil, nil
+	a.ranked, a.cands, a.votes = nil, nil, nil
 }
 
 // fixSet is a set of the knowledge base's fixes by mode and index, in
