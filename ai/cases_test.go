@@ -55,19 +55,10 @@ func TestCaseFeaturesAreDistinctInOrder(t *testing.T) {
 // weight for a feature no embedded case has).
 func TestNearestIsTheBruteForceCosine(t *testing.T) {
 	e := realEngine(t)
-	embedded, err := EmbeddedCases()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var local []Case
-	for i, c := range embedded[:40] {
-		c.ID, c.Maker = fmt.Sprintf("local-%d", i), fmt.Sprintf("maker-%d", i%3)
+	embedded, local := serverCases(t, e, 40, func(i int, c *Case) {
+		c.Maker = fmt.Sprintf("maker-%d", i%3)
 		c.Description += " zqxfeature" // a word no embedded case has
-		local = append(local, c)
-	}
-	if err := e.SetLocalCases(local); err != nil {
-		t.Fatal(err)
-	}
+	})
 	reqs := benchRequests()
 	for _, c := range embedded[len(embedded)-60:] {
 		reqs = append(reqs, c.Request())
@@ -148,23 +139,13 @@ func TestNearestIsTheBruteForceCosine(t *testing.T) {
 // same requests give the same answers in any order.
 func TestVotesLeaveNothingBehind(t *testing.T) {
 	e := realEngine(t)
-	embedded, err := EmbeddedCases()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var local []Case
-	for i, c := range embedded[:30] {
-		c.ID, c.Maker = fmt.Sprintf("local-%d", i), fmt.Sprintf("maker-%d", i)
+	embedded, _ := serverCases(t, e, 30, func(i int, c *Case) {
 		res, err := e.Analyze(context.Background(), c.Request())
 		if err != nil {
 			t.Fatal(err)
 		}
 		c.Steps = e.StepRefs(c.Request(), []string{res.Steps[len(res.Steps)-1].Title})
-		local = append(local, c)
-	}
-	if err := e.SetLocalCases(local); err != nil {
-		t.Fatal(err)
-	}
+	})
 	reqs := benchRequests()
 	for _, c := range embedded[:30] {
 		reqs = append(reqs, c.Request())
@@ -200,4 +181,23 @@ func TestVotesLeaveNothingBehind(t *testing.T) {
 	if learned == 0 {
 		t.Fatal("no answer has a step this server's makers confirmed: the server's votes were not exercised")
 	}
+}
+
+// serverCases makes the first n embedded cases this server's own cases of
+// e, each changed by change, and returns the embedded cases and those.
+func serverCases(t *testing.T, e *Engine, n int, change func(i int, c *Case)) (embedded, local []Case) {
+	t.Helper()
+	embedded, err := EmbeddedCases()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, c := range embedded[:n] {
+		c.ID, c.Maker = fmt.Sprintf("local-%d", i), fmt.Sprintf("maker-%d", i)
+		change(i, &c)
+		local = append(local, c)
+	}
+	if err := e.SetLocalCases(local); err != nil {
+		t.Fatal(err)
+	}
+	return embedded, local
 }
