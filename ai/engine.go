@@ -739,18 +739,24 @@ func matchSeq(toks []token, i int, seq []string) (end int, fuzzy bool, ok bool) 
 	return j, fuzzy, true
 }
 
-// negators are words that deny the term right after them: "no stringing",
+// negator reports whether w denies the term right after it: "no stringing",
 // "not clogged", "without supports".
-var negators = map[string]bool{"not": true, "no": true, "without": true}
+func negator(w string) bool {
+	switch w {
+	case "not", "no", "without":
+		return true
+	}
+	return false
+}
 
 // negated reports whether the term matched at toks[i] is denied by the word
 // before it in the same clause ("the belt is not loose" does not say "loose").
 // Terms that carry their own negation ("not sticking") are never negated.
 func negated(toks []token, i int, te *termEntry) bool {
-	if i == 0 || toks[i].clause || negators[te.seq[0]] {
+	if i == 0 || toks[i].clause || negator(te.seq[0]) {
 		return false
 	}
-	return negators[toks[i-1].text]
+	return negator(toks[i-1].text)
 }
 
 func rawSpan(toks []token, s span) string {
