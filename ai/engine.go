@@ -569,15 +569,16 @@ func (e *Engine) scoreModes(sc *rankScratch, req *Request, toks []token, f *fact
 	e.touchBySettings(sc, req, f, boost)
 
 	for _, mi := range sc.hitList {
-		e.settle(int(mi), &scores[mi], req, f, boost)
+		e.settle(int(mi), &scores[mi], req, f, sc.held, boost)
 	}
 }
 
 // settle turns mode i's evidence in s into its total: the description's
-// evidence, the category prior, the signals of the settings (none when f
-// is nil), the similar cases' votes (boost, nil for none), the answers,
-// and last the mode's place in its category, which breaks ties.
-func (e *Engine) settle(i int, s *scored, req *Request, f *facts, boost []float64) {
+// evidence, the category prior, the signals of the settings (held: which
+// conditions of e.settings hold for f; nil when none), the similar cases'
+// votes (boost, nil for none), the answers, and last the mode's place in
+// its category, which breaks ties.
+func (e *Engine) settle(i int, s *scored, req *Request, f *facts, held []bool, boost []float64) {
 	m := e.kb.modes[i]
 	if m.FilesOnly {
 		return // ranked by the files' facts alone
@@ -593,8 +594,9 @@ func (e *Engine) settle(i int, s *scored, req *Request, f *facts, boost []float6
 	if s.text == 0 {
 		scale = signalScale / 3
 	}
-	for _, sig := range m.Signals {
-		if f != nil && sig.eval(f) != sig.negate {
+	for k := range m.Signals {
+		sig := &m.Signals[k]
+		if held != nil && held[sig.held] != sig.negate {
 			sev := 0.5 // a negated condition has no degree
 			if !sig.negate {
 				sev = f.heldSeverity(sig.When)
@@ -622,6 +624,7 @@ func (e *Engine) settle(i int, s *scored, req *Request, f *facts, boost []float6
 // signalModes is one condition of the settings with the modes whose
 // signals it moves: on when it holds, off (negated signals) when not.
 type signalModes struct {
+	cond    string
 	eval    func(*facts) bool
 	on, off []int32
 }
@@ -629,9 +632,12 @@ type signalModes struct {
 // touchBySettings marks the modes the settings, the similar cases and the
 // answers move: a signal that holds, a vote, an answer's factor.
 func (e *Engine) touchBySettings(sc *rankScratch, req *Request, f *facts, boost []float64) {
+	sc.held = sc.held[:0]
 	for _, c := range e.settings {
+		held := c.eval(f)
+		sc.held = append(sc.held, held)
 		moved := c.off
-		if c.eval(f) {
+		if held {
 			moved = c.on
 		}
 		for _, mi := range moved {
@@ -677,7 +683,7 @@ func (e *Engine) indexResting() {
 		rest := &restingRank{total: make([]float64, len(e.kb.modes))}
 		for i := range e.kb.modes {
 			s := scored{mode: i}
-			e.settle(i, &s, req, nil, nil)
+			e.settle(i, &s, req, nil, nil, nil)
 			rest.total[i] = s.total
 			rest.order = append(rest.order, rankKey{total: s.total, mode: int32(i)})
 		}
@@ -686,20 +692,21 @@ func (e *Engine) indexResting() {
 	}
 	byCond := map[string]int{}
 	for mi, m := range e.kb.modes {
-		if m.FilesOnly {
-			continue
-		}
-		for _, sig := range m.Signals {
+		for k := range m.Signals {
+			sig := &m.Signals[k]
 			ci, ok := byCond[sig.cond]
 			if !ok {
 				ci = len(e.settings)
 				byCond[sig.cond] = ci
-				e.settings = append(e.settings, signalModes{eval: sig.eval})
+				e.settings = append(e.settings, signalModes{cond: sig.cond, eval: sig.eval})
 			}
+			sig.held = ci
 			c := &e.settings[ci]
-			if sig.negate {
+			switch {
+			case m.FilesOnly: // never ranked by its signals
+			case sig.negate:
 				c.off = append(c.off, int32(mi))
-			} else {
+			default:
 				c.on = append(c.on, int32(mi))
 			}
 		}

@@ -19,6 +19,7 @@ type rankScratch struct {
 	score   []scored  // per mode; score[i] is scored{mode: i} unless mode i is hit
 	hit     []bool    // per mode: the request touched it
 	hitList []int32   // the modes hit, in the order they were first touched
+	held    []bool    // per condition of the engine's settings: it holds
 	ord     []rankKey // modes, to be sorted
 	tmp     []rankKey // room to merge ord
 	matches []termMatch

@@ -143,6 +143,13 @@ func TestRestingModesAreLeftAlone(t *testing.T) {
 	rng := rand.New(rand.NewSource(4))
 	answers := []Answer{AnswerYes, AnswerNo, AnswerUnsure}
 	categories := append([]string{"", "other", "no-such-category"}, Categories...)
+	for _, m := range e.kb.modes {
+		for _, sig := range m.Signals {
+			if e.settings[sig.held].cond != sig.cond {
+				t.Fatalf("mode %s: signal %q is counted under condition %q", m.ID, sig.When, e.settings[sig.held].cond)
+			}
+		}
+	}
 	for i, req := range reqs {
 		variant := req
 		variant.Category = categories[rng.Intn(len(categories))]
@@ -160,6 +167,10 @@ func TestRestingModesAreLeftAlone(t *testing.T) {
 			if v := e.vote(&r, toks, f.printer); v != nil {
 				boost = v.mode
 			}
+			held := make([]bool, len(e.settings))
+			for ci, c := range e.settings {
+				held[ci] = conditions[c.cond](f)
+			}
 			sc := e.rankScratch()
 			e.scoreModes(sc, &r, toks, f, boost)
 			rest := e.restingRank(r.Category)
@@ -168,7 +179,7 @@ func TestRestingModesAreLeftAlone(t *testing.T) {
 					continue
 				}
 				s := scored{mode: mi}
-				e.settle(mi, &s, &r, f, boost)
+				e.settle(mi, &s, &r, f, held, boost)
 				if s.total != rest.total[mi] || math.Signbit(s.total) != math.Signbit(rest.total[mi]) {
 					t.Errorf("request %d (%q, category %q): mode %s was left alone at %v, scoring it gives %v",
 						i, r.Description, r.Category, e.kb.modes[mi].ID, rest.total[mi], s.total)
