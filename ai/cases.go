@@ -96,6 +96,7 @@ const (
 // words and word pairs, weighted by inverse document frequency.
 type caseIndex struct {
 	cases []indexedCase
+	norms []float64              // per case, the length of its feature vector
 	post  map[string]casePosting // feature -> its weight and the cases having it
 	idf   map[string]float64     // shared by the server's cases with the embedded ones
 	// ownIDF: idf has exactly the features of post, so a feature post lacks
@@ -134,7 +135,6 @@ type indexedCase struct {
 	id, source string
 	category   string
 	printer    *printer
-	norm       float64
 	votes      []fixVote
 	maker      string   // server cases: who confirmed them
 	steps      []string // server cases: the confirmed steps the engine knows
@@ -265,14 +265,15 @@ func (e *Engine) buildCaseIndex(cases []Case, idf map[string]float64) (*caseInde
 	for i, c := range cases {
 		ic := indexedCase{id: c.ID, source: c.Source, category: c.Category}
 		ic.printer = findPrinter(e.kb.printers, c.Printer)
+		norm := 0.0
 		for _, f := range feats[i] {
 			w := ix.weight(f)
-			ic.norm += w * w
+			norm += w * w
 			p := ix.post[f]
 			p.w, p.cases = w, append(p.cases, int32(i))
 			ix.post[f] = p
 		}
-		ic.norm = math.Sqrt(ic.norm)
+		ix.norms = append(ix.norms, math.Sqrt(norm))
 		votes, err := e.caseVotes(c)
 		if err != nil {
 			return nil, fmt.Errorf("case %s: %w", c.ID, err)
@@ -360,11 +361,18 @@ func (ix *caseIndex) nearest(kept []neighbor, feats []caseFeature, req *Request,
 	for _, ci := range touched {
 		d := dot[ci]
 		dot[ci] = 0
-		c := &ix.cases[ci]
-		if c.norm == 0 || (req.exclude != "" && (c.id == req.exclude || c.source == req.exclude)) {
+		norm := ix.norms[ci]
+		if norm == 0 {
 			continue
 		}
-		sim := d / (qnorm * c.norm)
+		sim := d / (qnorm * norm)
+		if sim*caseCategoryFit*casePrinterFit < caseMinSim {
+			continue // no fit lifts it to a vote
+		}
+		c := &ix.cases[ci]
+		if req.exclude != "" && (c.id == req.exclude || c.source == req.exclude) {
+			continue
+		}
 		if inCategory && req.Category == c.category {
 			sim *= caseCategoryFit
 		}

@@ -96,10 +96,10 @@ func TestNearestIsTheBruteForceCosine(t *testing.T) {
 					}
 				}
 				c := &ix.cases[i]
-				if dot == 0 || c.norm == 0 {
+				if dot == 0 || ix.norms[i] == 0 {
 					continue
 				}
-				sim := dot / (qnorm * c.norm)
+				sim := dot / (qnorm * ix.norms[i])
 				if req.Category != "" && req.Category != "other" && req.Category == c.category {
 					sim *= caseCategoryFit
 				}
