@@ -1,12 +1,14 @@
 package ai
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io/fs"
 	"math"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -39,8 +41,11 @@ type Engine struct {
 
 	printerNames  *nameFinder // findPrinter on the knowledge's printers
 	materialNames *nameFinder // findMaterialInText on its materials
+	materialField *nameFinder // findMaterial on its materials
 	fixBase       []int       // per mode, the number of fixes of the modes before it
 	fixCount      int         // fixes of all modes
+
+	ruleRel map[string][]float64 // relevance of each rule condition's step, per mode
 }
 
 type termEntry struct {
@@ -155,20 +160,25 @@ func newEngineFS(fsys, caseFS fs.FS) (*Engine, error) {
 		if p.Notes != "" {
 			p.tip = p.Name + ": " + p.Notes
 		}
+		p.extruderNotes = makeExtruderNotes(p)
 	}
 	for _, m := range kb.materials {
 		m.tip = materialTip(m)
+		m.nozzleRange, m.bedRange = fmtRange(m.Nozzle, "°C"), fmtRange(m.Bed, "°C")
 		if m.Hygroscopic {
 			m.dryStep = dryStep(m)
+			m.dryKey = titleKey(m.dryStep.Title)
 		}
 	}
 	e.printerNames, e.materialNames = printerFinder(kb.printers), materialFinder(kb.materials)
+	e.materialField = materialFieldFinder(kb.materials)
 	for _, m := range kb.modes {
 		e.fixBase = append(e.fixBase, e.fixCount)
 		e.fixCount += len(m.Fixes)
 	}
 	for mi, m := range kb.modes {
-		m.head = "This looks most like " + lowerFirst(m.Name) + " (" + CategoryLabels[m.Category] + "). " + sentence(m.Summary)
+		m.lowerName = lowerFirst(m.Name)
+		m.head = "This looks most like " + m.lowerName + " (" + CategoryLabels[m.Category] + "). " + sentence(m.Summary)
 		for i := range m.Signals {
 			sig := &m.Signals[i]
 			sig.cond, sig.negate = strings.CutPrefix(sig.When, "!")
@@ -180,8 +190,17 @@ func newEngineFS(fsys, caseFS fs.FS) (*Engine, error) {
 			m.Fixes[i].ref = fixRef(m.ID, m.Fixes[i].Title)
 			m.Fixes[i].retract = strings.Contains(strings.ToLower(m.Fixes[i].Title), "retract")
 			m.Fixes[i].shape = shapeOfTitle(m.Fixes[i].Title)
+			m.Fixes[i].direction, _ = directionOf(m.Fixes[i].Title)
 			e.fixByRef[m.Fixes[i].ref] = [2]int{mi, i}
 		}
+	}
+	e.ruleRel = make(map[string][]float64, len(ruleConcepts))
+	for cond := range ruleConcepts {
+		rel := make([]float64, len(kb.modes))
+		for mi := range kb.modes {
+			rel[mi] = e.relevance(mi, cond)
+		}
+		e.ruleRel[cond] = rel
 	}
 	e.index()
 	e.indexResting()
@@ -211,6 +230,7 @@ func (e *Engine) index() {
 	df := map[string]int{}                // modes listing a term
 	dfCat := map[string]map[string]bool{} // categories listing a term
 	var entries []*termEntry
+	var texts []string // the terms and phrases, whose words the speller knows
 	perCategory := map[string]int{}
 	for mi, m := range e.kb.modes {
 		if m.FilesOnly {
@@ -220,6 +240,7 @@ func (e *Engine) index() {
 		e.rank[mi] = perCategory[m.Category]
 		perCategory[m.Category]++
 		add := func(text string, negative, weak bool) {
+			texts = append(texts, text)
 			seq := tokens(text)
 			if len(seq) == 0 {
 				return
@@ -254,6 +275,7 @@ func (e *Engine) index() {
 			add(t, true, false)
 		}
 		for _, p := range m.Phrases {
+			texts = append(texts, p)
 			toks := uniq(tokens(p))
 			if len(toks) < 2 {
 				continue // nothing but stop words and one word: too vague
@@ -267,6 +289,7 @@ func (e *Engine) index() {
 			}
 		}
 	}
+	e.spell.learnWords(texts)
 	// A term's weight grows with its length and shrinks with the number of
 	// categories and, more gently, modes that list it: "stringing" in five
 	// stringing modes still says "stringing" loudly.
@@ -378,7 +401,8 @@ type termMatch struct {
 	w    float64
 }
 
-// analysis is the state of one request.
+// analysis is the state of one request. Finished analyses are reused
+// (release), with the room their facts, tokens and candidate steps took.
 type analysis struct {
 	e      *Engine
 	req    *Request
@@ -388,14 +412,21 @@ type analysis struct {
 	votes  *caseVote       // what the nearest solved cases say; nil: none close
 	ev     *evidence       // what the attached files show; nil: none
 	cands  []candidateStep // room for the candidate steps, reused
+
+	factRoom facts   // what facts points to
+	reqRoom  Request // what req points to
 }
 
-// prepare resolves the material and printer and ranks the modes.
-func (e *Engine) prepare(req *Request) *analysis {
+// prepare resolves the material and printer and ranks the modes of a copy
+// of the request, which the attached files complete.
+func (e *Engine) prepare(in *Request) *analysis {
+	a := newAnalysis(e, in)
+	req := a.req
 	files := readFiles(req) // also fills settings the maker did not type
-	a := &analysis{e: e, req: req, facts: e.facts(req)}
+	e.fillFacts(&a.factRoom, req)
+	a.facts = &a.factRoom
 	a.ev = e.evaluate(files, a.facts)
-	a.toks = e.spell.analyze(req.Description)
+	a.toks = e.spell.appendTokens(a.toks, req.Description)
 	a.votes = e.vote(req, a.toks, a.facts.printer)
 	var boost []float64
 	if a.votes != nil {
@@ -431,19 +462,29 @@ func (e *Engine) dropUnrevealed(ranked []scored) []scored {
 }
 
 func (e *Engine) facts(req *Request) *facts {
-	f := &facts{req: req, nozzle: defaultNozzle}
+	f := new(facts)
+	e.fillFacts(f, req)
+	return f
+}
+
+// fillFacts sets f to the facts of req.
+func (e *Engine) fillFacts(f *facts, req *Request) {
+	*f = facts{req: req, nozzle: defaultNozzle}
 	if req.NozzleSize != nil && *req.NozzleSize > 0 {
 		f.nozzle = *req.NozzleSize
 	}
-	f.mat = findMaterial(e.kb.materials, req.Material)
+	if n, ok := e.materialField.find(strings.ToLower(req.Material), 0); ok {
+		f.mat = e.kb.materials[n.ref]
+	}
 	if f.mat == nil && strings.TrimSpace(req.Material) == "" {
 		if n, ok := e.materialNames.find(strings.ToLower(req.Description), 0); ok {
 			f.mat = e.kb.materials[n.ref]
 		}
 	}
-	printerText := req.PrinterBrand + " " + req.PrinterModel
-	if c := compact(printerText); c != "" {
-		if n, ok := e.printerNames.find(c, 0); ok {
+	// The printer is found in compact(brand + " " + model), made on the stack.
+	var room [64]byte
+	if c := appendCompact(appendCompact(room[:0], req.PrinterBrand), req.PrinterModel); len(c) > 0 {
+		if n, ok := e.printerNames.find(string(c), 0); ok {
 			f.printer = e.kb.printers[n.ref]
 		}
 	}
@@ -456,7 +497,7 @@ func (e *Engine) facts(req *Request) *facts {
 		}
 	}
 	if f.extruder == "" {
-		desc := strings.ToLower(req.Description + " " + printerText)
+		desc := strings.ToLower(req.Description + " " + req.PrinterBrand + " " + req.PrinterModel)
 		switch {
 		case strings.Contains(desc, "direct drive") || strings.Contains(desc, "direct-drive"):
 			f.extruder = "direct"
@@ -464,7 +505,6 @@ func (e *Engine) facts(req *Request) *facts {
 			f.extruder = "bowden"
 		}
 	}
-	return f
 }
 
 // rankModes scores every mode and returns them best first; boost adds the
@@ -853,25 +893,36 @@ func (a *analysis) modeFixes(mi int) []kbFix {
 }
 
 // fixDescription is a fix's description with the notes that apply to this
-// printer and material.
+// printer and material, written into room on the stack and copied out once.
 func (a *analysis) fixDescription(f *kbFix, own ownNumbers) string {
-	var room [8]string // most descriptions have a few parts
-	parts := append(room[:0], f.Description)
-	if n := a.ev.note(f); n != "" {
-		parts = append(room[:0], n, f.Description)
+	var room [maxDescRune + 24]byte // most descriptions fit
+	b := room[:0]
+	d := description{own: own}
+	if a.facts.mat != nil {
+		d.label = a.facts.mat.label()
 	}
-	before := len(parts)
-	parts = a.facts.appendValueNotes(parts, f.Values)
-	if len(parts) == before && f.retract {
+	if own.line != "" {
+		b = append(b, own.line...)
+	}
+	note := a.ev.note(f)
+	if note != "" {
+		b = d.add(b, note)
+	}
+	b = d.add(b, f.Description)
+	before := d.parts
+	b = a.facts.appendValueNotes(b, &d, f.Values)
+	if d.parts == before && f.retract {
 		switch a.facts.extruder {
 		case "bowden":
-			parts = append(parts, a.facts.extruderNote()+": Bowden retraction usually works at 4–6 mm and 40–50 mm/s.")
+			b = d.add(b, a.facts.extruderNote(), ": Bowden retraction usually works at 4–6 mm and 40–50 mm/s.")
 		case "direct":
-			parts = append(parts, a.facts.extruderNote()+": direct-drive retraction usually works at 0.5–2 mm and 30–45 mm/s.")
+			b = d.add(b, a.facts.extruderNote(), ": direct-drive retraction usually works at 0.5–2 mm and 30–45 mm/s.")
 		}
 	}
-	parts = a.facts.ownDescription(own, parts)
-	return truncateRunes(strings.Join(parts, " "), maxDescRune)
+	if d.parts == 1 && own.line == "" && note == "" {
+		return truncateRunes(f.Description, maxDescRune) // as the knowledge base says it
+	}
+	return truncateRunes(string(b), maxDescRune)
 }
 
 func sentence(s string) string {
@@ -880,6 +931,16 @@ func sentence(s string) string {
 		s += "."
 	}
 	return s
+}
+
+// appendSentence appends sentence(s) to b.
+func appendSentence(b []byte, s string) []byte {
+	s = strings.TrimSpace(s)
+	b = append(b, s...)
+	if s != "" && !strings.ContainsAny(s[len(s)-1:], ".!?") {
+		b = append(b, '.')
+	}
+	return b
 }
 
 // steps builds the ordered steps and returns the rule steps that made it in.
@@ -928,12 +989,13 @@ func (a *analysis) steps() ([]Step, []ruleStep) {
 	cands = append(cands, a.caseSteps(added, top)...)
 	cands = append(cands, a.factSteps(added, top)...)
 
-	rules := a.facts.ruleSteps()
+	var ruleRoom [8]ruleStep
+	rules := a.facts.appendRuleSteps(ruleRoom[:0])
 	var covered []fixDirection
 	for _, r := range rules {
 		covered = append(covered, r.opposes)
 		score := a.ruleScore(r, top)
-		cands = append(cands, candidateStep{step: r.step, ref: ruleRefPrefix + r.cond, score: score, mode: -1})
+		cands = append(cands, candidateStep{step: r.step, key: r.key, ref: ruleRef(r.cond), score: score, mode: -1})
 	}
 	if h := a.historyStep(); h != nil {
 		cands = append(cands, *h)
@@ -941,9 +1003,10 @@ func (a *analysis) steps() ([]Step, []ruleStep) {
 	a.cands = cands // the room as it grew, for the next analysis
 
 	sortCandidates(cands)
-	chosen, best := pick(cands, covered)
+	var room [maxSteps]candidateStep
+	chosen, best := pick(room[:0], cands, covered)
 	if learned := a.withLearned(cands, chosen, added, top); learned != nil {
-		chosen, best = pick(learned, covered)
+		chosen, best = pick(room[:0], learned, covered)
 	}
 	return a.render(chosen, best, rules)
 }
@@ -989,18 +1052,19 @@ func permute[T any](list []T, ord []int32) {
 	}
 }
 
-// pick takes steps from cands in their order: at most maxSteps, no mode fix
-// a rule step already covers, no title that repeats a kept one, and past
-// minSteps none far below the best. best is the score of the first step
-// that is not history.
-func pick(cands []candidateStep, covered []fixDirection) (out []candidateStep, best float64) {
-	out = make([]candidateStep, 0, maxSteps)
-	keptKeys := make([][]string, 0, maxSteps)
-	for _, c := range cands {
+// pick appends to out (empty) the steps it takes from cands in their order:
+// at most maxSteps, no mode fix a rule step already covers, no title that
+// repeats a kept one, and past minSteps none far below the best. best is the
+// score of the first step that is not history.
+func pick(out, cands []candidateStep, covered []fixDirection) (_ []candidateStep, best float64) {
+	var room [maxSteps][]string
+	keptKeys := room[:0]
+	for i := range cands {
+		c := &cands[i]
 		if len(out) >= maxSteps {
 			break
 		}
-		if c.mode >= 0 && coveredByRule(c.step.Title, covered) {
+		if c.mode >= 0 && coveredByRule(c.fix, covered) {
 			continue
 		}
 		if !c.history && best == 0 {
@@ -1017,23 +1081,25 @@ func pick(cands []candidateStep, covered []fixDirection) (out []candidateStep, b
 			continue
 		}
 		keptKeys = append(keptKeys, key)
-		out = append(out, c)
+		out = append(out, *c)
 	}
 	return out, best
 }
 
 // render writes out the chosen steps: mode fixes with this request's notes,
 // confirmed steps saying how many makers confirmed them, priorities that
-// never rise down the list. It returns the rule steps among them.
+// never rise down the list. It returns the rule steps among them. It writes
+// over chosen.
 func (a *analysis) render(chosen []candidateStep, best float64, rules []ruleStep) ([]Step, []ruleStep) {
 	out := make([]Step, 0, len(chosen))
 	var keptRules []ruleStep
 	prev := math.Inf(1)
-	for _, c := range chosen {
+	for i := range chosen {
+		c := &chosen[i] // written over: chosen is not used after
 		if c.mode < 0 && !c.history {
-			for _, r := range rules {
-				if r.step.Title == c.step.Title {
-					keptRules = append(keptRules, r)
+			for j := range rules {
+				if rules[j].step.Title == c.step.Title {
+					keptRules = append(keptRules, rules[j])
 				}
 			}
 		}
@@ -1087,32 +1153,40 @@ func (a *analysis) ruleScore(r ruleStep, top float64) float64 {
 		if s.total <= 0 {
 			break
 		}
-		rel := a.e.relevance(s.mode, r)
-		best = math.Max(best, s.total*rel)
+		best = math.Max(best, s.total*a.e.ruleRelevance(s.mode, r.cond))
 	}
 	score := best * (0.8 + 0.5*r.severity)
 	floor := top * (0.15 + 0.2*r.severity)
 	return math.Max(score, floor)
 }
 
-// relevance (0–1) of a rule step to a mode.
-func (e *Engine) relevance(mi int, r ruleStep) float64 {
+// ruleRelevance is relevance(mi, cond), worked out at load for the
+// conditions of the rule steps.
+func (e *Engine) ruleRelevance(mi int, cond string) float64 {
+	if rel, ok := e.ruleRel[cond]; ok {
+		return rel[mi]
+	}
+	return e.relevance(mi, cond)
+}
+
+// relevance (0–1) of the rule step answering cond to a mode.
+func (e *Engine) relevance(mi int, cond string) float64 {
 	m := e.kb.modes[mi]
 	rel := 0.0
 	for _, s := range m.Signals {
-		if s.When == r.cond && s.Weight > 0 {
+		if s.When == cond && s.Weight > 0 {
 			rel = math.Max(rel, math.Min(1, s.Weight/1.5))
 		}
 	}
 	for _, f := range m.Fixes {
 		for _, w := range f.When {
-			if w == r.cond {
+			if w == cond {
 				rel = math.Max(rel, 0.9)
 			}
 		}
 		if rel < 0.5 {
 			for _, t := range f.titleToks {
-				for _, c := range r.concept {
+				for _, c := range ruleConcepts[cond] {
 					if strings.HasPrefix(t, c) {
 						rel = 0.5
 					}
@@ -1125,13 +1199,11 @@ func (e *Engine) relevance(mi int, r ruleStep) float64 {
 
 // coveredByRule reports whether a mode fix changes a setting that a rule step
 // already sets from the maker's own numbers: the same advice is a duplicate
-// and the opposite advice is wrong for this request.
-func coveredByRule(title string, covered []fixDirection) bool {
-	if !slices.ContainsFunc(covered, func(o fixDirection) bool { return o.quantity != "" }) {
-		return false
-	}
-	d, ok := directionOf(title)
-	if !ok {
+// and the opposite advice is wrong for this request. The setting a fix
+// changes is read from its title at load (f.direction).
+func coveredByRule(f *kbFix, covered []fixDirection) bool {
+	d := f.direction
+	if d.quantity == "" {
 		return false
 	}
 	for _, o := range covered {
@@ -1297,32 +1369,38 @@ func (a *analysis) historyStep() *candidateStep {
 	}
 }
 
-// summary says what the engine believes is happening and why.
+// summary says what the engine believes is happening and why. It is
+// written into room on the stack and copied out once.
 func (a *analysis) summary(rules []ruleStep) string {
-	var b strings.Builder
-	b.Grow(maxSummaryRune)
+	var room [maxSummaryRune + 124]byte
+	b := room[:0]
 	f := a.facts
 	if len(a.ranked) == 0 {
-		b.WriteString("The knowledge base is empty, so these are general checks.")
+		b = append(b, "The knowledge base is empty, so these are general checks."...)
 	} else {
 		top := a.ranked[0]
 		m := a.e.kb.modes[top.mode]
 		note := a.ev.summaryNote(top.mode) // the file line that decided it
 		if top.text > 0 || note != "" {
-			b.WriteString(m.head)
-			if ev := uniq(top.evidence); len(ev) > 0 {
-				b.WriteString(" Your description mentions " + quoteList(ev, 4) + ".")
+			b = append(b, m.head...)
+			if len(top.evidence) > 0 {
+				b = append(b, " Your description mentions "...)
+				b = appendQuoteList(b, top.evidence, 4)
+				b = append(b, '.')
 			}
 			if note != "" {
-				b.WriteString(" " + note)
+				b = append(append(b, ' '), note...)
 			}
 		} else {
 			label := CategoryLabels[a.req.Category]
 			if label == "" || a.req.Category == "other" {
 				label = "your settings"
 			}
-			fmt.Fprintf(&b, "The description did not clearly match one failure mode, so the steps start with the most common causes for %s; the most likely is %s.",
-				label, lowerFirst(m.Name))
+			b = append(b, "The description did not clearly match one failure mode, so the steps start with the most common causes for "...)
+			b = append(b, label...)
+			b = append(b, "; the most likely is "...)
+			b = append(b, m.lowerName...)
+			b = append(b, '.')
 		}
 	}
 	quoted := 0
@@ -1332,31 +1410,40 @@ func (a *analysis) summary(rules []ruleStep) string {
 		}
 		quoted++
 		first, _, _ := strings.Cut(r.step.Description, ". ")
-		b.WriteString(" " + sentence(first))
+		b = appendSentence(append(b, ' '), first)
 	}
 	if note := f.extruderNote(); note != "" && f.printer != nil {
-		b.WriteString(" " + sentence(note))
+		b = appendSentence(append(b, ' '), note)
 	}
-	var alts []string
 	if len(a.ranked) > 0 {
 		topScore := a.ranked[0].total
+		alts := 0
 		for _, s := range a.ranked[1:min(len(a.ranked), 3)] {
 			if s.text > 0 && s.total >= 0.5*topScore {
-				alts = append(alts, lowerFirst(a.e.kb.modes[s.mode].Name))
+				if alts == 0 {
+					b = append(b, " Also possible: "...)
+				} else {
+					b = append(b, "; "...)
+				}
+				b = append(b, a.e.kb.modes[s.mode].lowerName...)
+				alts++
 			}
 		}
-	}
-	if len(alts) > 0 {
-		fmt.Fprintf(&b, " Also possible: %s.", strings.Join(alts, "; "))
+		if alts > 0 {
+			b = append(b, '.')
+		}
 	}
 	if n := len(a.req.Photos); n > 0 {
 		if n == 1 {
-			b.WriteString(" The attached photo was not analysed: the offline engine works from your description and settings only.")
+			b = append(b, " The attached photo was not analysed"...)
 		} else {
-			fmt.Fprintf(&b, " The %d attached photos were not analysed: the offline engine works from your description and settings only.", n)
+			b = append(b, " The "...)
+			b = strconv.AppendInt(b, int64(n), 10)
+			b = append(b, " attached photos were not analysed"...)
 		}
+		b = append(b, ": the offline engine works from your description and settings only."...)
 	}
-	return truncateRunes(strings.TrimSpace(b.String()), maxSummaryRune)
+	return truncateRunes(string(bytes.TrimSpace(b)), maxSummaryRune)
 }
 
 // materialTip is a material's usual settings, as the tips say them.
@@ -1420,15 +1507,25 @@ func lowerFirst(s string) string {
 	return strings.ToLower(s[:1]) + s[1:]
 }
 
-func quoteList(list []string, max int) string {
-	if len(list) > max {
-		list = list[:max]
+// appendQuoteList appends the first max distinct words of list to b, each
+// quoted as %q quotes it, separated by ", ".
+func appendQuoteList(b []byte, list []string, max int) []byte {
+	var room [8]string
+	shown := room[:0]
+	for _, s := range list {
+		if len(shown) == max {
+			break
+		}
+		if containsString(shown, s) {
+			continue
+		}
+		if len(shown) > 0 {
+			b = append(b, ", "...)
+		}
+		b = strconv.AppendQuote(b, s)
+		shown = append(shown, s)
 	}
-	q := make([]string, len(list))
-	for i, s := range list {
-		q[i] = fmt.Sprintf("%q", s)
-	}
-	return strings.Join(q, ", ")
+	return b
 }
 
 func truncateRunes(s string, n int) string {

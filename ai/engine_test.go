@@ -481,3 +481,68 @@ func TestSlicedFileSettingsChangeTheAnswer(t *testing.T) {
 		}
 	}
 }
+
+// TestReleaseKeepsNoRequest: a finished analysis, kept for the next one,
+// holds nothing of its request (no request, facts, ranking or text in the
+// room of its tokens and candidate steps), and no room a long
+// description's tokens took.
+func TestReleaseKeepsNoRequest(t *testing.T) {
+	e := sharedEngine(t)
+	for _, desc := range []string{"Lots of thin strings between the two towers, PETG on my Ender 3", strings.Repeat("strings and blobs ", 100)} {
+		req := Request{Category: "stringing", Description: desc, Material: "PETG", NozzleTemp: num(245), PrinterBrand: "Creality Ender 3 V2"}
+		a := e.prepare(&req)
+		a.steps()
+		if len(a.toks) == 0 || len(a.cands) == 0 {
+			t.Fatalf("%d tokens, %d candidate steps: the analysis used no room", len(a.toks), len(a.cands))
+		}
+		a.release()
+		if a.req != nil || a.facts != nil || a.ranked != nil || a.e != nil || a.factRoom.req != nil {
+			t.Errorf("a released analysis keeps its request: %+v", a)
+		}
+		for _, tok := range a.toks[:cap(a.toks)] {
+			if tok != (token{}) {
+				t.Fatalf("a released analysis keeps token %+v", tok)
+			}
+		}
+		for _, c := range a.cands[:cap(a.cands)] {
+			if c.step != (Step{}) || c.fix != nil || c.key != nil {
+				t.Fatalf("a released analysis keeps candidate step %+v", c.step)
+			}
+		}
+		if cap(a.toks) > maxKeptTokens {
+			t.Errorf("a released analysis keeps room for %d tokens", cap(a.toks))
+		}
+	}
+}
+
+// TestRuleRelevanceIsMadeAtLoad: every rule step answers a condition with
+// concepts, and the relevance of each such step to each mode, worked out
+// at load, is the one worked out on demand.
+func TestRuleRelevanceIsMadeAtLoad(t *testing.T) {
+	e := sharedEngine(t)
+	reqs := []Request{
+		{Material: "PETG", NozzleTemp: num(270), BedTemp: num(110), LayerHeight: num(0.4), PrintSpeed: num(400), Infill: num(5), PrinterBrand: "Creality Ender 3 V2"},
+		{Material: "PLA", NozzleTemp: num(170), BedTemp: num(20), PrinterBrand: "Bambu Lab X1 Carbon"},
+		{Material: "TPU", PrinterBrand: "Creality Ender 3 V2", Slicer: &SlicerSettings{RetractionLength: num(0.8)}},
+		{Material: "ABS", PrinterBrand: "Prusa MK4", Slicer: &SlicerSettings{RetractionLength: num(6), FanSpeed: num(100)}},
+	}
+	seen := map[string]bool{}
+	for _, r := range reqs {
+		for _, rs := range e.facts(&r).ruleSteps() {
+			if ruleConcepts[rs.cond] == nil {
+				t.Errorf("rule step %q answers %q, which has no concepts", rs.step.Title, rs.cond)
+			}
+			seen[rs.cond] = true
+		}
+	}
+	for cond := range ruleConcepts {
+		if !seen[cond] {
+			t.Errorf("no request made the rule step for %q", cond)
+		}
+		for mi := range e.kb.modes {
+			if got, want := e.ruleRelevance(mi, cond), e.relevance(mi, cond); got != want {
+				t.Errorf("relevance of %q to mode %d: %v at load, %v on demand", cond, mi, got, want)
+			}
+		}
+	}
+}

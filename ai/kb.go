@@ -63,6 +63,8 @@ type kbMode struct {
 	file string // where the mode was read from, for error messages
 	// head opens a summary that finds this mode most likely; set at load.
 	head string
+	// lowerName is the name as a summary quotes it mid-sentence; set at load.
+	lowerName string
 }
 
 type kbFix struct {
@@ -74,11 +76,12 @@ type kbFix struct {
 	// more (or less) likely; the step quotes the fact that holds.
 	Facts []kbFactRule `json:"facts"`
 
-	key       []string    // titleKey of Title, set at load
-	titleToks []string    // tokens of Title, set at load
-	ref       string      // fixRef of the fix, set at load
-	retract   bool        // the title talks about retraction, set at load
-	shape     *titleShape // the setting the title changes, set at load
+	key       []string     // titleKey of Title, set at load
+	titleToks []string     // tokens of Title, set at load
+	ref       string       // fixRef of the fix, set at load
+	retract   bool         // the title talks about retraction, set at load
+	shape     *titleShape  // the setting the title changes, set at load
+	direction fixDirection // the setting the title raises or lowers (directionOf); set at load
 }
 
 type kbSignal struct {
@@ -113,8 +116,12 @@ type material struct {
 	Notes       string     `json:"notes"`
 	Sources     []kbSource `json:"sources"`
 
-	tip     string // the usual settings, as the tips say them; set at load
-	dryStep Step   // the step that dries it, when it takes up water; set at load
+	tip     string   // the usual settings, as the tips say them; set at load
+	dryStep Step     // the step that dries it, when it takes up water; set at load
+	dryKey  []string // the titleKey of its title
+	// nozzleRange and bedRange are the usual temperatures as steps quote
+	// them ("230–250 °C"); set at load.
+	nozzleRange, bedRange string
 }
 
 type printer struct {
@@ -130,8 +137,9 @@ type printer struct {
 	Generic  bool     `json:"generic"`  // a whole brand: any model entry that matches wins over it
 	Notes    string   `json:"notes"`
 
-	compactNames []string // Names with only letters and digits, set at load
-	tip          string   // "Name: notes", set at load when there are notes
+	compactNames  []string // Names with only letters and digits, set at load
+	extruderNotes          // set at load
+	tip           string   // "Name: notes", set at load when there are notes
 }
 
 type knowledge struct {

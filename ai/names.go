@@ -7,12 +7,13 @@ import (
 
 // nameFinder answers "which listed name, found in this text, is best" as a
 // scan of the whole list with strings.Contains (or containsWord) would,
-// looking only at the names that start with a byte of the text: the best
-// score wins, ties go to the name listed first.
+// looking only at the names that start with the bytes at each place of the
+// text: the best score wins, ties go to the name listed first.
 type nameFinder struct {
-	byFirst [256][]foundName // by first byte, best first
-	empty   []foundName      // names that are "" (found in any text), best first
-	words   bool             // a name must stand as a word (containsWord)
+	byStart map[uint32][]foundName // names of two bytes or more by their first two (startKey), best first
+	short   [256][]foundName       // names of one byte, by it, best first
+	empty   []foundName            // names that are "" (found in any text), best first
+	words   bool                   // a name must stand as a word (containsWord)
 }
 
 type foundName struct {
@@ -22,31 +23,41 @@ type foundName struct {
 	ref   int // what the name names (an index the caller gives)
 }
 
-func (a foundName) beats(b foundName) bool {
+func (a *foundName) beats(b *foundName) bool {
 	return a.score > b.score || a.score == b.score && a.order < b.order
 }
 
+// startKey is the key of byStart for a text whose first two bytes are a, b.
+func startKey(a, b byte) uint32 { return uint32(a)<<8 | uint32(b) }
+
 func newNameFinder(names []foundName, words bool) *nameFinder {
-	nf := &nameFinder{words: words}
+	nf := &nameFinder{byStart: map[uint32][]foundName{}, words: words}
 	for i, n := range names {
 		n.order = i
-		if n.name == "" {
+		switch len(n.name) {
+		case 0:
 			nf.empty = append(nf.empty, n)
-			continue
+		case 1:
+			nf.short[n.name[0]] = append(nf.short[n.name[0]], n)
+		default:
+			k := startKey(n.name[0], n.name[1])
+			nf.byStart[k] = append(nf.byStart[k], n)
 		}
-		nf.byFirst[n.name[0]] = append(nf.byFirst[n.name[0]], n)
 	}
 	byBest := func(a, b foundName) int {
-		if a.beats(b) {
+		if a.beats(&b) {
 			return -1
 		}
-		if b.beats(a) {
+		if b.beats(&a) {
 			return 1
 		}
 		return 0
 	}
-	for i := range nf.byFirst {
-		slices.SortFunc(nf.byFirst[i], byBest)
+	for _, list := range nf.byStart {
+		slices.SortFunc(list, byBest)
+	}
+	for i := range nf.short {
+		slices.SortFunc(nf.short[i], byBest)
 	}
 	slices.SortFunc(nf.empty, byBest)
 	return nf
@@ -63,19 +74,36 @@ func (nf *nameFinder) find(text string, min int) (foundName, bool) {
 		if nf.words && i > 0 && isAlnum(text[i-1]) {
 			continue // a word starts after a letter or digit never
 		}
-		for _, n := range nf.byFirst[text[i]] {
-			if ok && !n.beats(best) || !ok && n.score <= min {
-				break // the rest are no better
+		// The best name here is the better of the best long and the best
+		// short one.
+		if i+1 < len(text) {
+			if list, found := nf.byStart[startKey(text[i], text[i+1])]; found {
+				best, ok = nf.bestAt(list, text, i, best, ok)
 			}
-			if !strings.HasPrefix(text[i:], n.name) {
-				continue
-			}
-			if end := i + len(n.name); nf.words && end < len(text) && isAlnum(text[end]) {
-				continue
-			}
-			best, ok = n, true
-			break
 		}
+		if list := nf.short[text[i]]; list != nil {
+			best, ok = nf.bestAt(list, text, i, best, ok)
+		}
+	}
+	return best, ok
+}
+
+// bestAt returns the first of names (best first) that stands at text[i:]
+// and beats best (ok: best is a name; otherwise best's score is the least
+// that counts), or best.
+func (nf *nameFinder) bestAt(names []foundName, text string, i int, best foundName, ok bool) (foundName, bool) {
+	for j := range names {
+		n := &names[j]
+		if ok && !n.beats(&best) || !ok && n.score <= best.score {
+			break // the rest are no better
+		}
+		if !strings.HasPrefix(text[i:], n.name) {
+			continue
+		}
+		if end := i + len(n.name); nf.words && end < len(text) && isAlnum(text[end]) {
+			continue
+		}
+		return *n, true
 	}
 	return best, ok
 }

@@ -58,6 +58,18 @@ func TestNameFindersAreTheScans(t *testing.T) {
 		if gotMat != wantMat {
 			t.Errorf("material in %q: %v, the scan says %v", text, gotMat, wantMat)
 		}
+		wantField := findMaterial(e.kb.materials, text)
+		gotField := (*material)(nil)
+		if n, ok := e.materialField.find(strings.ToLower(text), 0); ok {
+			gotField = e.kb.materials[n.ref]
+		}
+		if gotField != wantField {
+			t.Errorf("material field %q: %v, the scan says %v", text, gotField, wantField)
+		}
+		var room [8]byte
+		if got, want := string(appendCompact(appendCompact(room[:0], text), text+"Ä x")), compact(text+" "+text+"Ä x"); got != want {
+			t.Errorf("compact of %q in two parts: %q, in one %q", text, got, want)
+		}
 	}
 }
 

@@ -1,6 +1,7 @@
 package ai
 
 import (
+	"bytes"
 	"fmt"
 	"io/fs"
 	"math"
@@ -98,9 +99,6 @@ type facts struct {
 	nozzle   float64 // mm
 	extruder string  // "bowden", "direct" or ""
 	motion   string  // "bedslinger", "i3", "corexy", "delta" or ""
-
-	extNote    string // extruderNote, once made
-	extNoteSet bool
 }
 
 func (f *facts) num(p *float64) float64 {
@@ -186,9 +184,12 @@ func (m *material) label() string {
 }
 
 // printerName is the printer as the maker should read it.
-func (f *facts) printerName() string {
-	if f.printer != nil && f.printer.Name != "" {
-		return f.printer.Name
+func (f *facts) printerName() string { return printerName(f.printer) }
+
+// printerName is p as the maker should read it; p may be nil.
+func printerName(p *printer) string {
+	if p != nil && p.Name != "" {
+		return p.Name
 	}
 	return "your printer"
 }
@@ -295,10 +296,21 @@ func printerFinder(printers []*printer) *nameFinder {
 
 // materialFinder finds what findMaterialInText finds in a lower-cased text.
 func materialFinder(mats []*material) *nameFinder {
+	return materialNameFinder(mats, func(n string) bool { return !ambiguousMaterialNames[n] })
+}
+
+// materialFieldFinder finds what findMaterial finds in a lower-cased text.
+func materialFieldFinder(mats []*material) *nameFinder {
+	return materialNameFinder(mats, func(string) bool { return true })
+}
+
+// materialNameFinder finds the material whose longest name that keep keeps
+// stands as a word in a lower-cased text.
+func materialNameFinder(mats []*material, keep func(string) bool) *nameFinder {
 	var names []foundName
 	for mi, m := range mats {
 		for _, n := range m.Names {
-			if !ambiguousMaterialNames[n] {
+			if keep(n) {
 				names = append(names, foundName{name: n, score: len(n), ref: mi})
 			}
 		}
@@ -329,12 +341,29 @@ func findMaterialInText(mats []*material, text string) *material {
 // condition it answers (modes that signal it make it rank higher); severity
 // (0–1) says how far off the setting is.
 type ruleStep struct {
-	cond     string
-	concept  []string // stems of fix titles that address the same setting
+	cond     string // its concepts are ruleConcepts[cond]
 	severity float64
 	numeric  bool // the step quotes the maker's own numbers
 	step     Step
+	key      []string     // titleKey of the step's title when made at load; nil: not yet made
 	opposes  fixDirection // mode fixes advising the opposite are dropped
+}
+
+// ruleRefs are the references of the rule steps (StepRefs), by condition.
+var ruleRefs = func() map[string]string {
+	m := make(map[string]string, len(conditions))
+	for c := range conditions {
+		m[c] = ruleRefPrefix + c
+	}
+	return m
+}()
+
+// ruleRef is the reference of the rule step that answers cond.
+func ruleRef(cond string) string {
+	if r, ok := ruleRefs[cond]; ok {
+		return r
+	}
+	return ruleRefPrefix + cond
 }
 
 // fixDirection is a setting a fix title changes and which way.
@@ -344,12 +373,25 @@ type fixDirection struct {
 }
 
 func fmtNum(v float64) string {
+	var room [24]byte
+	return string(appendNum(room[:0], v))
+}
+
+// appendNum appends v as fmtNum writes it: whole numbers without a
+// decimal point, others with at most two decimals and no trailing zeros.
+func appendNum(b []byte, v float64) []byte {
 	if v == math.Trunc(v) {
-		return strconv.FormatFloat(v, 'f', 0, 64)
+		return strconv.AppendFloat(b, v, 'f', 0, 64)
 	}
-	s := strconv.FormatFloat(v, 'f', 2, 64)
-	s = strings.TrimRight(s, "0")
-	return strings.TrimSuffix(s, ".")
+	start := len(b)
+	b = strconv.AppendFloat(b, v, 'f', 2, 64)
+	for len(b) > start && b[len(b)-1] == '0' {
+		b = b[:len(b)-1]
+	}
+	if len(b) > start && b[len(b)-1] == '.' {
+		b = b[:len(b)-1]
+	}
+	return b
 }
 
 func fmtRange(r []float64, unit string) string {
@@ -373,33 +415,38 @@ func dryStep(m *material) Step {
 	}
 }
 
-// The concepts of the rule steps (made once: a step shares its list, never
-// changes it).
-var (
-	conceptTemp        = []string{"temp", "hotter", "cooler"}
-	conceptRetract     = []string{"retract"}
-	conceptBed         = []string{"bed"}
-	conceptLayerHeight = []string{"layer", "height"}
-	conceptSpeed       = []string{"speed", "slow"}
-	conceptDry         = []string{"dry", "moistur", "wet"}
-	conceptFlexible    = []string{"flexibl", "tpu", "slow"}
-	conceptEnclosure   = []string{"enclos", "draft"}
-	conceptEnclosed    = []string{"creep", "chamber", "door", "lid"}
-	conceptInfill      = []string{"infill", "top"}
-	conceptFan         = []string{"fan", "cool"}
-)
+// ruleConcepts are, by the condition a rule step answers, the stems of fix
+// titles that address the same setting.
+var ruleConcepts = map[string][]string{
+	"nozzle_temp_above_range":  {"temp", "hotter", "cooler"},
+	"nozzle_temp_below_range":  {"temp", "hotter", "cooler"},
+	"bed_temp_above_range":     {"bed"},
+	"bed_temp_below_range":     {"bed"},
+	"layer_height_over_nozzle": {"layer", "height"},
+	"speed_high":               {"speed", "slow"},
+	"material_hygroscopic":     {"dry", "moistur", "wet"},
+	"material_flexible":        {"flexibl", "tpu", "slow"},
+	"material_needs_enclosure": {"enclos", "draft"},
+	"enclosed":                 {"creep", "chamber", "door", "lid"},
+	"infill_low":               {"infill", "top"},
+	"retraction_short_bowden":  {"retract"},
+	"retraction_long_direct":   {"retract"},
+	"fan_high_for_material":    {"fan", "cool"},
+}
 
 // ruleSteps returns the steps the request's own settings call for.
-func (f *facts) ruleSteps() []ruleStep {
-	var out []ruleStep
+func (f *facts) ruleSteps() []ruleStep { return f.appendRuleSteps(nil) }
+
+// appendRuleSteps appends ruleSteps to out.
+func (f *facts) appendRuleSteps(out []ruleStep) []ruleStep {
 	r := f.req
 	if m := f.mat; m != nil && r.NozzleTemp != nil && *r.NozzleTemp > 0 {
 		t := *r.NozzleTemp
-		name, rng := m.label(), fmtRange(m.Nozzle, "°C")
+		name, rng := m.label(), m.nozzleRange
 		switch {
 		case t > m.Nozzle[1]:
 			out = append(out, ruleStep{
-				cond: "nozzle_temp_above_range", concept: conceptTemp, severity: f.severity("nozzle_temp_above_range"), numeric: true,
+				cond: "nozzle_temp_above_range", severity: f.severity("nozzle_temp_above_range"), numeric: true,
 				opposes: fixDirection{"nozzle_temp", true},
 				step: Step{
 					Title: fmt.Sprintf("Lower the nozzle temperature into the %s range (%s)", name, rng),
@@ -410,7 +457,7 @@ func (f *facts) ruleSteps() []ruleStep {
 			})
 		case t < m.Nozzle[0]:
 			out = append(out, ruleStep{
-				cond: "nozzle_temp_below_range", concept: conceptTemp, severity: f.severity("nozzle_temp_below_range"), numeric: true,
+				cond: "nozzle_temp_below_range", severity: f.severity("nozzle_temp_below_range"), numeric: true,
 				opposes: fixDirection{"nozzle_temp", false},
 				step: Step{
 					Title: fmt.Sprintf("Raise the nozzle temperature into the %s range (%s)", name, rng),
@@ -423,11 +470,11 @@ func (f *facts) ruleSteps() []ruleStep {
 	}
 	if m := f.mat; m != nil && r.BedTemp != nil {
 		t := *r.BedTemp
-		name, rng := m.label(), fmtRange(m.Bed, "°C")
+		name, rng := m.label(), m.bedRange
 		switch {
 		case t > m.Bed[1]:
 			out = append(out, ruleStep{
-				cond: "bed_temp_above_range", concept: conceptBed, severity: f.severity("bed_temp_above_range"), numeric: true,
+				cond: "bed_temp_above_range", severity: f.severity("bed_temp_above_range"), numeric: true,
 				opposes: fixDirection{"bed_temp", true},
 				step: Step{
 					Title: fmt.Sprintf("Lower the bed temperature into the %s range (%s)", name, rng),
@@ -438,7 +485,7 @@ func (f *facts) ruleSteps() []ruleStep {
 			})
 		case t < m.Bed[0]:
 			out = append(out, ruleStep{
-				cond: "bed_temp_below_range", concept: conceptBed, severity: f.severity("bed_temp_below_range"), numeric: true,
+				cond: "bed_temp_below_range", severity: f.severity("bed_temp_below_range"), numeric: true,
 				opposes: fixDirection{"bed_temp", false},
 				step: Step{
 					Title: fmt.Sprintf("Raise the bed temperature into the %s range (%s)", name, rng),
@@ -452,7 +499,7 @@ func (f *facts) ruleSteps() []ruleStep {
 	if lh := f.num(r.LayerHeight); lh > 0.8*f.nozzle+1e-9 {
 		maxLH := 0.8 * f.nozzle
 		out = append(out, ruleStep{
-			cond: "layer_height_over_nozzle", concept: conceptLayerHeight, severity: f.severity("layer_height_over_nozzle"), numeric: true,
+			cond: "layer_height_over_nozzle", severity: f.severity("layer_height_over_nozzle"), numeric: true,
 			opposes: fixDirection{"layer_height", true},
 			step: Step{
 				Title: fmt.Sprintf("Reduce the layer height to %s mm or less", fmtNum(math.Floor(maxLH*100)/100)),
@@ -469,7 +516,7 @@ func (f *facts) ruleSteps() []ruleStep {
 			mat = f.mat.label()
 		}
 		out = append(out, ruleStep{
-			cond: "speed_high", concept: conceptSpeed, severity: f.severity("speed_high"), numeric: true,
+			cond: "speed_high", severity: f.severity("speed_high"), numeric: true,
 			opposes: fixDirection{"speed", true},
 			step: Step{
 				Title: fmt.Sprintf("Slow the print speed to %s mm/s or less", fmtNum(limit)),
@@ -480,11 +527,11 @@ func (f *facts) ruleSteps() []ruleStep {
 		})
 	}
 	if m := f.mat; m != nil && m.Hygroscopic {
-		out = append(out, ruleStep{cond: "material_hygroscopic", concept: conceptDry, severity: 0.3, step: m.dryStep})
+		out = append(out, ruleStep{cond: "material_hygroscopic", severity: 0.3, step: m.dryStep, key: m.dryKey})
 	}
 	if m := f.mat; m != nil && m.Flexible && f.extruder == "bowden" {
 		out = append(out, ruleStep{
-			cond: "material_flexible", concept: conceptFlexible, severity: 0.6,
+			cond: "material_flexible", severity: 0.6,
 			step: Step{
 				Title: fmt.Sprintf("Print %s slowly on the Bowden extruder (15–25 mm/s)", m.label()),
 				Description: fmt.Sprintf("%s has a Bowden extruder: soft %s compresses in the long tube, so it buckles, tangles at the extruder gear and strings. "+
@@ -495,7 +542,7 @@ func (f *facts) ruleSteps() []ruleStep {
 	}
 	if m := f.mat; m != nil && m.Enclosure && !(f.printer != nil && f.printer.Enclosed) {
 		out = append(out, ruleStep{
-			cond: "material_needs_enclosure", concept: conceptEnclosure, severity: 0.5,
+			cond: "material_needs_enclosure", severity: 0.5,
 			step: Step{
 				Title:       fmt.Sprintf("Enclose the printer for %s and stop drafts", m.label()),
 				Description: fmt.Sprintf("%s shrinks a lot as it cools; on an open printer the upper layers cool fast, pull on the lower ones and crack or lift. Print inside an enclosure (a cardboard box or tent works) at 40–50 °C air, away from windows and fans, with the part fan at 0–20 %%.", m.label()),
@@ -504,7 +551,7 @@ func (f *facts) ruleSteps() []ruleStep {
 	}
 	if m := f.mat; m != nil && !m.Enclosure && m.Nozzle[1] <= 240 && f.printer != nil && f.printer.Enclosed {
 		out = append(out, ruleStep{
-			cond: "enclosed", concept: conceptEnclosed, severity: 0.5,
+			cond: "enclosed", severity: 0.5,
 			step: Step{
 				Title: fmt.Sprintf("Open the door or lid when printing %s", m.label()),
 				Description: fmt.Sprintf("%s is enclosed: with the door and lid closed the chamber can pass 40 °C, which softens %s in the heat break "+
@@ -518,7 +565,7 @@ func (f *facts) ruleSteps() []ruleStep {
 	}
 	if inf := r.Infill; inf != nil && *inf < 10 {
 		out = append(out, ruleStep{
-			cond: "infill_low", concept: conceptInfill, severity: f.severity("infill_low"), numeric: true,
+			cond: "infill_low", severity: f.severity("infill_low"), numeric: true,
 			step: Step{
 				Title:       "Raise infill to 15–20 % and add top layers",
 				Description: fmt.Sprintf("%s %% infill leaves long unsupported spans under the top surface, which sags and shows holes (pillowing). Use 15–20 %% infill and at least 5 top layers (about 1 mm of top shell).", fmtNum(*inf)),
@@ -535,7 +582,7 @@ func (f *facts) slicerRules() []ruleStep {
 	fan, _ := f.slicer(fanSpeed)
 	if conditions["retraction_short_bowden"](f) {
 		out = append(out, ruleStep{
-			cond: "retraction_short_bowden", concept: conceptRetract, severity: clamp01((2.5 - l) / 2.5), numeric: true,
+			cond: "retraction_short_bowden", severity: clamp01((2.5 - l) / 2.5), numeric: true,
 			step: Step{
 				Title: fmt.Sprintf("Raise retraction to 4–6 mm for this Bowden extruder (the file has %s mm)", fmtNum(l)),
 				Description: fmt.Sprintf("Your sliced file retracts %s mm, a direct-drive value. %s: the filament has to travel back through the Bowden tube, "+
@@ -546,7 +593,7 @@ func (f *facts) slicerRules() []ruleStep {
 	}
 	if conditions["retraction_long_direct"](f) {
 		out = append(out, ruleStep{
-			cond: "retraction_long_direct", concept: conceptRetract, severity: clamp01((l - 2.5) / 3), numeric: true,
+			cond: "retraction_long_direct", severity: clamp01((l - 2.5) / 3), numeric: true,
 			step: Step{
 				Title: fmt.Sprintf("Lower retraction to 0.5–2 mm for this direct-drive extruder (the file has %s mm)", fmtNum(l)),
 				Description: fmt.Sprintf("Your sliced file retracts %s mm, a Bowden value. A direct-drive extruder needs 0.5–2 mm at 30–45 mm/s; "+
@@ -556,7 +603,7 @@ func (f *facts) slicerRules() []ruleStep {
 	}
 	if conditions["fan_high_for_material"](f) {
 		out = append(out, ruleStep{
-			cond: "fan_high_for_material", concept: conceptFan, severity: clamp01((fan - 30) / 70), numeric: true,
+			cond: "fan_high_for_material", severity: clamp01((fan - 30) / 70), numeric: true,
 			step: Step{
 				Title: fmt.Sprintf("Lower the part fan to 0–20 %% for %s (the file has %s %%)", f.mat.label(), fmtNum(fan)),
 				Description: fmt.Sprintf("%s shrinks as it cools: a part fan at %s %% pulls layers apart and lifts corners. Use 0–20 %% (up to 40 %% only for bridges) and keep drafts away.",
@@ -567,22 +614,31 @@ func (f *facts) slicerRules() []ruleStep {
 	return out
 }
 
-// retractionNote says which retraction range fits the printer's extruder.
+// extruderNote says which extruder the printer has; "" when that is not
+// known. A printer's notes are written at load.
 func (f *facts) extruderNote() string {
-	if !f.extNoteSet { // said in the summary and in a step: made once
-		f.extNote, f.extNoteSet = f.makeExtruderNote(), true
+	notes := &unknownPrinterNotes
+	if f.printer != nil {
+		notes = &f.printer.extruderNotes
 	}
-	return f.extNote
-}
-
-func (f *facts) makeExtruderNote() string {
 	switch f.extruder {
 	case "bowden":
-		return capitalize(f.printerName()) + " has a Bowden extruder"
+		return notes.bowden
 	case "direct":
-		return capitalize(f.printerName()) + " has a direct-drive extruder"
+		return notes.direct
 	}
 	return ""
+}
+
+// extruderNotes are a printer's extruder notes, one per extruder type.
+type extruderNotes struct{ bowden, direct string }
+
+// unknownPrinterNotes are the extruder notes when the printer is unknown.
+var unknownPrinterNotes = makeExtruderNotes(nil)
+
+func makeExtruderNotes(p *printer) extruderNotes {
+	name := capitalize(printerName(p))
+	return extruderNotes{bowden: name + " has a Bowden extruder", direct: name + " has a direct-drive extruder"}
 }
 
 func capitalize(s string) string {
@@ -592,15 +648,13 @@ func capitalize(s string) string {
 	return strings.ToUpper(s[:1]) + s[1:]
 }
 
-// appendValueNotes appends to notes, as sentences, the parts of a fix's
-// values map that apply to this request: the extruder type, motion system,
+// appendValueNotes appends to b, as parts of d, the parts of a fix's values
+// map that apply to this request: the extruder type, motion system,
 // enclosure and material.
-func (f *facts) appendValueNotes(notes []string, values map[string]string) []string {
+func (f *facts) appendValueNotes(b []byte, d *description, values map[string]string) []byte {
 	if len(values) == 0 {
-		return notes
+		return b
 	}
-	// Each note is made as a sentence in one concatenation, and only when
-	// its value is there: most fixes have one or two of these keys.
 	switch f.extruder {
 	case "direct":
 		key := "direct_drive"
@@ -609,23 +663,23 @@ func (f *facts) appendValueNotes(notes []string, values map[string]string) []str
 		}
 		if v, ok := values[key]; ok {
 			if f.printer != nil {
-				notes = append(notes, noteSentence("For the direct-drive extruder of ", f.printerName(), ": ", v))
+				b = d.note(b, v, "For the direct-drive extruder of ", f.printerName(), ": ")
 			} else {
-				notes = append(notes, noteSentence("For a direct-drive extruder: ", "", "", v))
+				b = d.note(b, v, "For a direct-drive extruder: ")
 			}
 		}
 	case "bowden":
 		if v, ok := values["bowden"]; ok {
 			if f.printer != nil {
-				notes = append(notes, noteSentence("For the Bowden extruder of ", f.printerName(), ": ", v))
+				b = d.note(b, v, "For the Bowden extruder of ", f.printerName(), ": ")
 			} else {
-				notes = append(notes, noteSentence("For a Bowden extruder: ", "", "", v))
+				b = d.note(b, v, "For a Bowden extruder: ")
 			}
 		}
 	}
 	add := func(key, prefix string) {
 		if v, ok := values[key]; ok {
-			notes = append(notes, noteSentence(prefix, "", "", v))
+			b = d.note(b, v, prefix)
 		}
 	}
 	switch {
@@ -643,23 +697,71 @@ func (f *facts) appendValueNotes(notes []string, values map[string]string) []str
 	}
 	if f.mat != nil {
 		if v, ok := values[f.mat.ID]; ok {
-			notes = append(notes, noteSentence("For ", f.mat.label(), ": ", v))
+			b = d.note(b, v, "For ", f.mat.label(), ": ")
 		}
 	}
-	return notes
+	return b
 }
 
-// noteSentence is sentence(a + b + c + v), made in one concatenation (a
-// starts with a letter).
-func noteSentence(a, b, c, v string) string {
-	v = strings.TrimRightFunc(v, unicode.IsSpace)
-	if v == "" {
-		return sentence(a + b + c)
+// description is how a fix's description is written into a byte slice:
+// parts joined by spaces. With the maker's own numbers (own.line, written
+// first), a part after the first that gives the material's general range
+// for the setting ("For PETG: … °C") goes, and every part says the maker's
+// target where it repeated the title's amount.
+type description struct {
+	own   ownNumbers
+	label string // the material's label; "" when none
+	parts int    // parts kept, own.line not counted
+	start int    // where the part being written starts
+}
+
+// begin starts a part at the end of b.
+func (d *description) begin(b []byte) []byte {
+	if d.parts > 0 || d.own.line != "" {
+		b = append(b, ' ')
 	}
-	if strings.ContainsAny(v[len(v)-1:], ".!?") {
-		return a + b + c + v
+	d.start = len(b)
+	return b
+}
+
+// end finishes the part begun last, keeping the rules of the maker's own
+// numbers.
+func (d *description) end(b []byte) []byte {
+	p := b[d.start:]
+	if d.own.line != "" {
+		if d.parts > 0 && d.label != "" && forLabel(p, d.label) && bytes.Contains(p, []byte(d.own.unit)) {
+			return b[:d.start-1] // the part and its space go
+		}
+		if amount := d.own.amount; amount != "" && d.own.target != amount && bytes.Contains(p, []byte(amount)) {
+			b = append(b[:d.start], strings.ReplaceAll(string(p), amount, d.own.target)...)
+		}
 	}
-	return a + b + c + v + "."
+	d.parts++
+	return b
+}
+
+// add appends the part made of pieces.
+func (d *description) add(b []byte, pieces ...string) []byte {
+	b = d.begin(b)
+	for _, s := range pieces {
+		b = append(b, s...)
+	}
+	return d.end(b)
+}
+
+// note appends the part that says value v after its opening (whose first
+// piece starts with a letter), as a sentence: trailing space trimmed and a
+// full stop added unless it ends in one of .!?
+func (d *description) note(b []byte, v string, opening ...string) []byte {
+	b = d.begin(b)
+	for _, s := range opening {
+		b = append(b, s...)
+	}
+	b = bytes.TrimRightFunc(append(b, v...), unicode.IsSpace)
+	if c := b[len(b)-1]; c != '.' && c != '!' && c != '?' {
+		b = append(b, '.')
+	}
+	return d.end(b)
 }
 
 // directionOf classifies a fix title that raises or lowers a setting.
@@ -700,7 +802,7 @@ func hasAnyWord(text string, ws ...string) bool {
 // maker's form or sliced file gives its current value, so the step can
 // start from that value instead of a general range.
 type ownSetting struct {
-	says  string   // how a step quotes the value: "You print at %s"
+	says  string   // how a step quotes the value, which follows: "You print at "
 	unit  string   // the unit of the value and of the title's numbers
 	words []string // the fix title names the setting by one of these…
 	not   []string // …and by none of these
@@ -709,39 +811,41 @@ type ownSetting struct {
 }
 
 var ownSettings = []ownSetting{
-	{says: "Your bed is at %s", unit: "°C", words: []string{"bed temperature"},
+	{says: "Your bed is at ", unit: "°C", words: []string{"bed temperature"},
 		value: func(f *facts) *float64 { return f.req.BedTemp }, usual: func(m *material) []float64 { return m.Bed }},
-	{says: "You print at %s", unit: "°C", words: []string{"nozzle temperature"}, not: []string{"first-layer", "first layer"},
+	{says: "You print at ", unit: "°C", words: []string{"nozzle temperature"}, not: []string{"first-layer", "first layer"},
 		value: func(f *facts) *float64 { return f.req.NozzleTemp }, usual: func(m *material) []float64 { return m.Nozzle }},
-	{says: "Your sliced file travels at %s", unit: "mm/s", words: []string{"travel speed"},
+	{says: "Your sliced file travels at ", unit: "mm/s", words: []string{"travel speed"},
 		value: func(f *facts) *float64 {
 			return slicerValue(f, func(s *SlicerSettings) *float64 { return s.TravelSpeed })
 		}},
-	{says: "Your sliced file prints outer walls at %s", unit: "mm/s", words: []string{"outer wall"}, not: []string{"acceleration", "jerk"},
+	{says: "Your sliced file prints outer walls at ", unit: "mm/s", words: []string{"outer wall"}, not: []string{"acceleration", "jerk"},
 		value: func(f *facts) *float64 {
 			return slicerValue(f, func(s *SlicerSettings) *float64 { return s.WallSpeed })
 		}},
-	{says: "Your sliced file prints the first layer at %s", unit: "mm/s", words: []string{"slow the first layer to"},
+	{says: "Your sliced file prints the first layer at ", unit: "mm/s", words: []string{"slow the first layer to"},
 		value: func(f *facts) *float64 {
 			return slicerValue(f, func(s *SlicerSettings) *float64 { return s.FirstLayerSpeed })
 		}},
-	{says: "Your sliced file runs the part fan at %s", unit: "%", words: []string{"part cooling", "part fan"}, not: []string{"bridge"},
+	{says: "Your sliced file runs the part fan at ", unit: "%", words: []string{"part cooling", "part fan"}, not: []string{"bridge"},
 		value: func(f *facts) *float64 { return slicerValue(f, fanSpeed) }},
-	{says: "Your infill is %s", unit: "%", words: []string{"infill"},
+	{says: "Your infill is ", unit: "%", words: []string{"infill"},
 		value: func(f *facts) *float64 { return f.req.Infill }},
-	{says: "Your sliced file accelerates at %s", unit: "mm/s²", words: []string{"acceleration"}, not: []string{"print speed"},
+	{says: "Your sliced file accelerates at ", unit: "mm/s²", words: []string{"acceleration"}, not: []string{"print speed"},
 		value: func(f *facts) *float64 {
 			return slicerValue(f, func(s *SlicerSettings) *float64 { return s.Acceleration })
 		}},
-	{says: "You print at %s", unit: "mm/s", words: []string{"print speed"},
+	{says: "You print at ", unit: "mm/s", words: []string{"print speed"},
 		value: func(f *facts) *float64 { return f.req.PrintSpeed }},
 }
 
+// slicerValue is a setting of the sliced file as slicer reads it; nil when
+// there is no file or the file did not have the setting.
 func slicerValue(f *facts, get func(*SlicerSettings) *float64) *float64 {
-	if v, ok := f.slicer(get); ok {
-		return &v
+	if f.req.Slicer == nil {
+		return nil
 	}
-	return nil
+	return get(f.req.Slicer)
 }
 
 // ownNumbers is a fix as this request's own numbers make it.
@@ -775,25 +879,30 @@ func (f *facts) ownNumbers(fix *kbFix) ownNumbers {
 		return out
 	}
 	out.unit = r.set.unit
-	quote := fmt.Sprintf(r.set.says, fmtNum(r.cur)+" "+r.set.unit)
+	// The line is written on the stack; the target is a part of it.
+	var room [96]byte
+	line := appendNum(append(room[:0], r.set.says...), r.cur)
+	line = append(append(line, ' '), r.set.unit...)
 	if r.done || r.m == nil {
-		out.line = quote + "."
+		out.line = string(append(line, '.'))
 		out.done = r.done
 		return out
 	}
 	lo, hi, m := r.lo, r.hi, r.m
-	var target string
-	if lo == hi {
-		target = fmtNum(lo) + " " + r.set.unit
-	} else {
-		target = fmtNum(lo) + "–" + fmtNum(hi) + " " + r.set.unit
+	line = append(line, ": try "...)
+	from := len(line)
+	line = appendNum(line, lo)
+	if lo != hi {
+		line = appendNum(append(line, "–"...), hi)
 	}
-	out.line = quote + ": try " + target + "."
+	line = append(append(line, ' '), r.set.unit...)
+	target := line[from:]
+	out.line = string(append(line, '.'))
 	if r.relative {
-		out.title = title[:m[0]] + "to " + target + title[m[1]:]
-	} else if amount := title[m[4]:m[1]]; amount != target {
-		out.title = title[:m[4]] + target + title[m[1]:]
-		out.amount, out.target = amount, target
+		out.title = title[:m[0]] + "to " + string(target) + title[m[1]:]
+	} else if amount := title[m[4]:m[1]]; amount != string(target) {
+		out.title = title[:m[4]] + string(target) + title[m[1]:]
+		out.amount, out.target = amount, string(target)
 	}
 	return out
 }
@@ -811,7 +920,7 @@ type ownRange struct {
 // ownRange is ownRange of a fix; its title's shape is read when the
 // knowledge base loads.
 func (f *facts) ownRange(fix *kbFix) (r ownRange) {
-	sh, title := fix.shape, fix.Title
+	sh := fix.shape
 	if sh.set < 0 {
 		return r
 	}
@@ -822,17 +931,11 @@ func (f *facts) ownRange(fix *kbFix) (r ownRange) {
 	}
 	cur := *p
 	r.set, r.cur = set, cur
-	down, up, m := sh.down, sh.up, sh.amount
-	if m == nil || down == up || title[m[8]:m[9]] != set.unit {
+	if !sh.moves {
 		return r
 	}
-	a, _ := strconv.ParseFloat(title[m[4]:m[5]], 64)
-	b := a
-	if m[6] >= 0 {
-		b, _ = strconv.ParseFloat(title[m[6]:m[7]], 64)
-	}
-	lo, hi := math.Min(a, b), math.Max(a, b)
-	relative := m[2] >= 0 && strings.EqualFold(title[m[2]:m[3]], "by") || m[2] < 0 && set.unit == "°C"
+	down, up, m := sh.down, sh.up, sh.amount
+	lo, hi, relative := sh.lo, sh.hi, sh.relative
 	switch {
 	case relative && down:
 		lo, hi = cur-hi, cur-lo
@@ -865,6 +968,11 @@ type titleShape struct {
 	set      int // index in ownSettings, -1 when the title changes none
 	down, up bool
 	amount   []int // titleAmount's submatch indexes, nil when none
+	// moves: the title moves the setting one way by or to its amount,
+	// in the setting's unit; lo and hi are the amount, relative says "by".
+	moves    bool
+	lo, hi   float64
+	relative bool
 }
 
 func shapeOfTitle(title string) *titleShape {
@@ -881,6 +989,17 @@ func shapeOfTitle(title string) *titleShape {
 		sh.down, sh.up = hasAnyWord(lower, downWords...), hasAnyWord(lower, upWords...)
 		sh.amount = titleAmount.FindStringSubmatchIndex(title)
 	}
+	m := sh.amount
+	if m == nil || sh.down == sh.up || title[m[8]:m[9]] != ownSettings[sh.set].unit {
+		return sh
+	}
+	a, _ := strconv.ParseFloat(title[m[4]:m[5]], 64)
+	b := a
+	if m[6] >= 0 {
+		b, _ = strconv.ParseFloat(title[m[6]:m[7]], 64)
+	}
+	sh.moves, sh.lo, sh.hi = true, math.Min(a, b), math.Max(a, b)
+	sh.relative = m[2] >= 0 && strings.EqualFold(title[m[2]:m[3]], "by") || m[2] < 0 && ownSettings[sh.set].unit == "°C"
 	return sh
 }
 
@@ -902,27 +1021,7 @@ func (f *facts) applies(fix *kbFix) bool {
 }
 
 // forLabel reports whether p starts "For <label>:".
-func forLabel(p, label string) bool {
-	rest, ok := strings.CutPrefix(p, "For ")
-	return ok && strings.HasPrefix(rest, label) && strings.HasPrefix(rest[len(label):], ":")
-}
-
-// ownDescription starts a fix's description with the maker's own value and
-// target; the description says the same target where it repeated the
-// title's amount, and the material's general range for the setting goes.
-func (f *facts) ownDescription(own ownNumbers, parts []string) []string {
-	if own.line == "" {
-		return parts
-	}
-	out := []string{own.line}
-	for i, p := range parts {
-		if i > 0 && f.mat != nil && forLabel(p, f.mat.label()) && strings.Contains(p, own.unit) {
-			continue
-		}
-		if own.amount != "" && own.target != own.amount {
-			p = strings.ReplaceAll(p, own.amount, own.target)
-		}
-		out = append(out, p)
-	}
-	return out
+func forLabel(p []byte, label string) bool {
+	rest, ok := bytes.CutPrefix(p, []byte("For "))
+	return ok && len(rest) > len(label) && string(rest[:len(label)]) == label && rest[len(label)] == ':'
 }

@@ -311,30 +311,47 @@ func releaseRanked(r []scored) {
 	rankedPool.Put(&r)
 }
 
-var candidatePool = sync.Pool{New: func() any { s := make([]candidateStep, 0, 32); return &s }}
+// analysisPool keeps finished analyses for the next ones.
+var analysisPool = sync.Pool{New: func() any { return new(analysis) }}
 
-// candidateRoom is an empty list of candidate steps that a.release hands
-// back.
+// newAnalysis is an analysis of a copy of req with empty room for its
+// tokens and candidate steps; a.release hands it back.
+func newAnalysis(e *Engine, req *Request) *analysis {
+	a := analysisPool.Get().(*analysis)
+	a.e, a.reqRoom = e, *req
+	a.req = &a.reqRoom
+	return a
+}
+
+// candidateRoom is an empty list of candidate steps.
 func (a *analysis) candidateRoom() []candidateStep {
 	if a.cands == nil {
-		a.cands = (*candidatePool.Get().(*[]candidateStep))[:0]
+		a.cands = make([]candidateStep, 0, 32)
 	}
 	return a.cands[:0]
 }
 
-// release hands back the analysis's ranking and candidate steps: a must
-// not be used after.
+// release hands back the analysis with its ranking: a must not be used
+// after. Its tokens and candidate steps are emptied (nothing beyond their
+// length is ever set: each release empties what the analysis used) and it
+// keeps no request's text alive.
 func (a *analysis) release() {
 	releaseRanked(a.ranked)
 	if a.votes != nil {
 		a.votes.release()
 	}
-	if c := a.cands; c != nil {
-		clear(c[:cap(c)]) // keep no request's text alive
-		candidatePool.Put(&c)
+	clear(a.toks)
+	clear(a.cands)
+	toks := a.toks[:0]
+	if cap(toks) > maxKeptTokens {
+		toks = nil // a long description's room is not kept
 	}
-	a.ranked, a.cands, a.votes = nil, nil, nil
+	*a = analysis{toks: toks, cands: a.cands[:0]}
+	analysisPool.Put(a)
 }
+
+// maxKeptTokens bounds the token room a finished analysis keeps.
+const maxKeptTokens = 256
 
 // fixSet is a set of the knowledge base's fixes by mode and index, in
 // reused memory.

@@ -36,6 +36,19 @@ can could would should will shall may might must get gets got getting what which
 why how all each every both other still even only own such like seems seem seemed
 look looks looked ever already while after before during because`)
 
+// fixedWords are the words normWord does not stem: negations become "not"
+// and stop words "".
+var fixedWords = func() map[string]string {
+	m := make(map[string]string, len(stopWords)+len(negations))
+	for w := range stopWords {
+		m[w] = ""
+	}
+	for w := range negations {
+		m[w] = "not"
+	}
+	return m
+}()
+
 // neverCorrect are common words that must not be "corrected" into a
 // knowledge-base term that happens to be one edit away.
 var neverCorrect = toSet(`after again alone along always another around asked based before being
@@ -88,6 +101,10 @@ func appendWords(out []string, s string) []string {
 		buf = utf8.AppendRune(buf, r)
 	}
 	for i := 0; i < len(s); {
+		if c := s[i]; inSub && end == i && ('a' <= c && c <= 'z' || '0' <= c && c <= '9') {
+			end, i = i+1, i+1 // the word goes on in s: what add would do
+			continue
+		}
 		r, w := utf8.DecodeRuneInString(s[i:])
 		switch {
 		case unicode.IsLetter(r) || unicode.IsDigit(r):
@@ -151,7 +168,7 @@ func isDigits(s string) bool {
 // stem reduces an English word to a crude stem. It only has to be consistent:
 // the same function is applied to the knowledge base and to descriptions.
 func stem(w string) string {
-	if len(w) <= 3 || isDigits(w) || strings.ContainsAny(w, "0123456789") {
+	if len(w) <= 3 || hasDigit(w) {
 		return w
 	}
 	switch {
@@ -205,6 +222,15 @@ func stem(w string) string {
 	return w
 }
 
+func hasDigit(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if isDigit(s[i]) {
+			return true
+		}
+	}
+	return false
+}
+
 func hasVowel(s string) bool {
 	return strings.ContainsAny(s, "aeiouy")
 }
@@ -216,11 +242,8 @@ func isVowel(c byte) bool {
 // normWord maps one raw word to its token: negations become "not", stop
 // words become "" (dropped) and anything else is stemmed.
 func normWord(w string) string {
-	if negations[w] {
-		return "not"
-	}
-	if stopWords[w] {
-		return ""
+	if t, ok := fixedWords[w]; ok {
+		return t
 	}
 	if isVersion(w) {
 		return versionToken
@@ -276,10 +299,11 @@ var englishWords = sync.OnceValues(func() ([]string, error) {
 // every vocabulary key and its single-character deletions are indexed, so a
 // lookup costs a handful of map probes instead of a scan of the vocabulary.
 type speller struct {
-	english []string            // sorted real words that are never corrected
-	vocab   map[string]bool     // stemmed tokens of the knowledge base
-	keys    map[string][]string // sound key -> stems
-	deletes map[string][]string // sound key with one character deleted -> stems
+	english []string             // sorted real words that are never corrected
+	vocab   map[string]bool      // stemmed tokens of the knowledge base
+	known   map[string]knownWord // the words of its terms and phrases, stop words and negations
+	keys    map[string][]string  // sound key -> stems
+	deletes map[string][]string  // sound key with one character deleted -> stems
 }
 
 // soundKey folds common spelling variants: "ph" sounds like "f" and doubled
@@ -306,6 +330,43 @@ func newSpeller(english []string) *speller {
 func (s *speller) isEnglish(w string) bool {
 	i := sort.SearchStrings(s.english, w)
 	return i < len(s.english) && s.english[i] == w
+}
+
+// knownWord is a word whose token is worked out at load.
+type knownWord struct {
+	token   string // normWord of the word
+	inVocab bool   // the vocabulary has token
+}
+
+// learnWords works out the tokens of the words of texts, of the stop words
+// and of the negations, once the vocabulary is complete.
+func (s *speller) learnWords(texts []string) {
+	s.known = make(map[string]knownWord, len(fixedWords))
+	learn := func(w string) {
+		t := normWord(w)
+		s.known[w] = knownWord{token: t, inVocab: s.vocab[t]}
+	}
+	for w := range fixedWords {
+		learn(w)
+	}
+	for _, text := range texts {
+		for _, w := range words(text) {
+			learn(w)
+		}
+	}
+}
+
+// normalize is normWord(w) and whether the vocabulary has it; a nil speller
+// has every word.
+func (s *speller) normalize(w string) (string, bool) {
+	if s == nil {
+		return normWord(w), true
+	}
+	if k, ok := s.known[w]; ok {
+		return k.token, k.inVocab
+	}
+	t := normWord(w)
+	return t, s.vocab[t]
 }
 
 func (s *speller) add(stemmed string) {
@@ -437,12 +498,16 @@ func appendSentences(out []string, text string) []string {
 // analyze turns a description into tokens, correcting words that are not in
 // the vocabulary when a close vocabulary word exists.
 func (s *speller) analyze(text string) []token {
+	return s.appendTokens(make([]token, 0, 8+len(text)/6), text)
+}
+
+// appendTokens appends the tokens of text (analyze) to out.
+func (s *speller) appendTokens(out []token, text string) []token {
 	// Room on the stack for a description of a few sentences; a longer
 	// one grows onto the heap.
 	var sentRoom, clauseRoom [8]string
 	var wordRoom [64]string
 	var startRoom [8]int
-	out := make([]token, 0, 8+len(text)/6)
 	ws := wordRoom[:0]      // the words of a sentence, clause after clause
 	starts := startRoom[:0] // where each clause's words start in ws
 	for si, sent := range appendSentences(sentRoom[:0], text) {
@@ -468,13 +533,13 @@ func (s *speller) analyze(text string) []token {
 			// A term never reaches across a clause or sentence boundary.
 			first := ci > 0 || si > 0
 			for _, w := range ws[from:to] {
-				t := normWord(w)
+				t, inVocab := s.normalize(w)
 				if t == "" {
 					continue
 				}
 				tok := token{text: t, raw: w, tried: tried, clause: first}
 				first = false
-				if s != nil && !s.vocab[t] {
+				if !inVocab {
 					if c, ok := s.correct(w, t); ok {
 						tok.text, tok.fuzzy = c, true
 					}
@@ -537,11 +602,15 @@ func isAlnum(c byte) bool {
 
 // compact keeps only letters and digits, lower case: "Ender-3 V2" -> "ender3v2".
 func compact(s string) string {
-	var b strings.Builder
-	for _, r := range strings.ToLower(s) {
-		if unicode.IsLetter(r) || unicode.IsDigit(r) || r == '+' {
-			b.WriteRune(r)
+	return string(appendCompact(nil, s))
+}
+
+// appendCompact appends compact(s) to b.
+func appendCompact(b []byte, s string) []byte {
+	for _, r := range s {
+		if r = unicode.ToLower(r); unicode.IsLetter(r) || unicode.IsDigit(r) || r == '+' {
+			b = utf8.AppendRune(b, r)
 		}
 	}
-	return b.String()
+	return b
 }

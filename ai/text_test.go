@@ -160,3 +160,30 @@ func TestContainsWordAndCompact(t *testing.T) {
 		t.Errorf("compact = %q", got)
 	}
 }
+
+// TestKnownWordsAreNormalizedAtLoad: the words of the knowledge base's
+// terms and phrases, the stop words and the negations have their tokens
+// and vocabulary membership worked out at load, the same as on demand.
+func TestKnownWordsAreNormalizedAtLoad(t *testing.T) {
+	e := sharedEngine(t)
+	s := e.spell
+	if len(s.known) < len(fixedWords) {
+		t.Fatalf("%d known words", len(s.known))
+	}
+	for _, w := range []string{"strings", "stringing", "the", "dont", "warping"} {
+		if _, ok := s.known[w]; !ok {
+			t.Errorf("%q is not known", w)
+		}
+	}
+	for w, k := range s.known {
+		if want := normWord(w); k.token != want || k.inVocab != s.vocab[want] {
+			t.Errorf("%q: known as %+v, normWord %q (in the vocabulary: %v)", w, k, want, s.vocab[want])
+		}
+	}
+	for _, w := range []string{"zzqx", "strings"} {
+		tok, in := s.normalize(w)
+		if want := normWord(w); tok != want || in != s.vocab[want] {
+			t.Errorf("normalize(%q) = %q, %v", w, tok, in)
+		}
+	}
+}
