@@ -91,7 +91,7 @@ func decodePlainAnalysis(body []byte) (in troubleshootRequest, ok bool) {
 	p.space()
 	for more := !p.next('}'); more; {
 		key, ok := p.key()
-		k := plainAnalysisKeys[key]
+		k := plainAnalysisKey(key)
 		if !ok || k == 0 || seen[k-1] {
 			return in, false
 		}
@@ -154,10 +154,31 @@ const (
 	keyImages
 )
 
-var plainAnalysisKeys = map[string]int{
-	"category": keyCategory, "description": keyDescription, "printerBrand": keyPrinterBrand, "material": keyMaterial,
-	"nozzleTemp": keyNozzleTemp, "bedTemp": keyBedTemp, "layerHeight": keyLayerHeight, "printSpeed": keyPrintSpeed,
-	"infill": keyInfill, "images": keyImages,
+// plainAnalysisKey is the field of a JSON name, 0 for none.
+func plainAnalysisKey(name string) int {
+	switch name {
+	case "category":
+		return keyCategory
+	case "description":
+		return keyDescription
+	case "printerBrand":
+		return keyPrinterBrand
+	case "material":
+		return keyMaterial
+	case "nozzleTemp":
+		return keyNozzleTemp
+	case "bedTemp":
+		return keyBedTemp
+	case "layerHeight":
+		return keyLayerHeight
+	case "printSpeed":
+		return keyPrintSpeed
+	case "infill":
+		return keyInfill
+	case "images":
+		return keyImages
+	}
+	return 0
 }
 
 // plainJSON reads the plain part of JSON from s at i; each method reports

@@ -163,3 +163,31 @@ func FuzzBindTroubleshoot(f *testing.F) {
 		checkSameBinding(t, body)
 	})
 }
+
+// BenchmarkBindAnalysis decodes the analysis make bench-http sends, by
+// hand and through encoding/json.
+func BenchmarkBindAnalysis(b *testing.B) {
+	for _, bind := range []struct {
+		name string
+		f    func(echo.Context, *troubleshootRequest) error
+	}{
+		{"hand", bindTroubleshoot},
+		{"encoding-json", func(c echo.Context, in *troubleshootRequest) error { return bindJSON(c, in) }},
+	} {
+		b.Run(bind.name, func(b *testing.B) {
+			req := httptest.NewRequest(http.MethodPost, "/api/troubleshoot", nil)
+			req.Header.Set(echo.HeaderContentType, echo.MIMEApplicationJSON)
+			c := echo.New().NewContext(req, httptest.NewRecorder())
+			body := strings.NewReader(benchTroubleshootBody)
+			req.Body = io.NopCloser(body)
+			b.ReportAllocs()
+			for b.Loop() {
+				body.Reset(benchTroubleshootBody)
+				var in troubleshootRequest
+				if err := bind.f(c, &in); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
