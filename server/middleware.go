@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/netip"
 	"strings"
 	"time"
 
@@ -326,6 +327,10 @@ func secureRequest(r *http.Request, trusted []*net.IPNet) bool {
 // an ISP hands one household (a /64), so rotating through the addresses of
 // one's own prefix does not multiply the free allowance.
 func clientNetwork(ip string, v6Prefix int) string {
+	// A plain IPv4 address is already written the one way the parser takes.
+	if a, err := netip.ParseAddr(ip); err == nil && a.Is4() {
+		return ip
+	}
 	a := net.ParseIP(ip)
 	if a == nil {
 		return ip

@@ -134,8 +134,11 @@ func TestPlainAnalysisDecodedByHand(t *testing.T) {
 	}
 }
 
-// A plain analysis body costs a handful of allocations to decode.
+// A plain analysis body costs a handful of allocations to decode and check.
 func TestBindTroubleshootAllocations(t *testing.T) {
+	if raceDetector {
+		t.Skip("allocations are not counted under the race detector")
+	}
 	e := echo.New()
 	req := httptest.NewRequest(http.MethodPost, "/api/troubleshoot", nil)
 	req.Header.Set(echo.HeaderContentType, echo.MIMEApplicationJSON)
@@ -149,8 +152,9 @@ func TestBindTroubleshootAllocations(t *testing.T) {
 			t.Fatal(err)
 		}
 	})
-	if allocs > 8 {
-		t.Errorf("%v allocations, want at most 8", allocs)
+	// The request, its text, its numbers and the map of its messages.
+	if allocs > 4 {
+		t.Errorf("%v allocations, want at most 4", allocs)
 	}
 }
 
