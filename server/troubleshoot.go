@@ -53,7 +53,7 @@ type troubleshootRequest struct {
 // or the error to answer at once (bad JSON, attachments over their limit).
 func bindAnalysis(c echo.Context, v any, in *troubleshootRequest) (map[string]string, []store.Attachment, error) {
 	var err error
-	if v == any(in) {
+	if v == any(in) { // the anonymous analysis itself, whose plain form has a decoder of its own
 		err = bindTroubleshoot(c, in)
 	} else {
 		err = bindJSON(c, v)
