@@ -96,10 +96,21 @@ const (
 // words and word pairs, weighted by inverse document frequency.
 type caseIndex struct {
 	cases []indexedCase
-	post  map[string][]int32 // feature -> cases having it
-	idf   map[string]float64
-	n     int
-	pool  sync.Pool // *nearScratch
+	norms []float64              // per case, the length of its feature vector
+	post  map[string]casePosting // feature -> its weight and the cases having it
+	idf   map[string]float64     // shared by the server's cases with the embedded ones
+	// ownIDF: idf has exactly the features of post, so a feature post lacks
+	// is unseen.
+	ownIDF bool
+	unseen float64   // the weight of a feature idf lacks
+	n      int       // cases
+	pool   sync.Pool // *nearScratch
+}
+
+// casePosting is a feature's weight and the cases that have it.
+type casePosting struct {
+	w     float64
+	cases []int32
 }
 
 // nearScratch is one search's dot products, one per case, zero between
@@ -124,7 +135,6 @@ type indexedCase struct {
 	id, source string
 	category   string
 	printer    *printer
-	norm       float64
 	votes      []fixVote
 	maker      string   // server cases: who confirmed them
 	steps      []string // server cases: the confirmed steps the engine knows
@@ -166,10 +176,26 @@ func (f caseFeature) appendKey(buf []byte) []byte {
 	return buf
 }
 
+// scanFeatures is how many features are told apart by a scan of those
+// already found; past it, a set does (a short description has a few dozen).
+const scanFeatures = 32
+
 // appendCaseFeatures appends the distinct features of toks in the order
-// they first occur, seen holding those already there.
+// they first occur; seen (empty) holds them once they are too many to scan.
 func appendCaseFeatures(out []caseFeature, toks []token, seen map[caseFeature]struct{}) []caseFeature {
+	start := len(out)
 	add := func(f caseFeature) {
+		if len(out)-start < scanFeatures {
+			if !slices.Contains(out[start:], f) {
+				out = append(out, f)
+			}
+			return
+		}
+		if len(seen) == 0 {
+			for _, g := range out[start:] {
+				seen[g] = struct{}{}
+			}
+		}
 		if _, ok := seen[f]; !ok {
 			seen[f] = struct{}{}
 			out = append(out, f)
@@ -219,7 +245,8 @@ func loadCases(fsys fs.FS) ([]Case, error) {
 // embedded one) so that server cases are weighted the same way, or computed
 // from cases when nil.
 func (e *Engine) buildCaseIndex(cases []Case, idf map[string]float64) (*caseIndex, error) {
-	ix := &caseIndex{post: map[string][]int32{}, idf: idf, n: len(cases)}
+	ix := &caseIndex{post: map[string]casePosting{}, idf: idf, ownIDF: idf == nil, n: len(cases)}
+	ix.unseen = math.Log(1 + float64(max(ix.n, 1))) // words no case has are as rare as can be
 	feats := make([][]string, len(cases))
 	df := map[string]int{}
 	for i, c := range cases {
@@ -238,12 +265,15 @@ func (e *Engine) buildCaseIndex(cases []Case, idf map[string]float64) (*caseInde
 	for i, c := range cases {
 		ic := indexedCase{id: c.ID, source: c.Source, category: c.Category}
 		ic.printer = findPrinter(e.kb.printers, c.Printer)
+		norm := 0.0
 		for _, f := range feats[i] {
 			w := ix.weight(f)
-			ic.norm += w * w
-			ix.post[f] = append(ix.post[f], int32(i))
+			norm += w * w
+			p := ix.post[f]
+			p.w, p.cases = w, append(p.cases, int32(i))
+			ix.post[f] = p
 		}
-		ic.norm = math.Sqrt(ic.norm)
+		ix.norms = append(ix.norms, math.Sqrt(norm))
 		votes, err := e.caseVotes(c)
 		if err != nil {
 			return nil, fmt.Errorf("case %s: %w", c.ID, err)
@@ -255,15 +285,13 @@ func (e *Engine) buildCaseIndex(cases []Case, idf map[string]float64) (*caseInde
 	return ix, nil
 }
 
-// weight is the idf of a feature; words no case has are as rare as can be.
+// weight is the idf of a feature.
 func (ix *caseIndex) weight(f string) float64 {
 	if w, ok := ix.idf[f]; ok {
 		return w
 	}
-	return ix.unseenWeight()
+	return ix.unseen
 }
-
-func (ix *caseIndex) unseenWeight() float64 { return math.Log(1 + float64(max(ix.n, 1))) }
 
 // caseVotes finds the knowledge-base fixes a case confirms: those whose
 // title matches one of its patterns.
@@ -299,11 +327,11 @@ type neighbor struct {
 	sim float64
 }
 
-// nearest returns the k cases most similar to the request's words; of a
-// maker's cases only the closest counts, so one account weighs as one.
-func (ix *caseIndex) nearest(feats []caseFeature, req *Request, p *printer, k int) []neighbor {
+// nearest appends to kept the k cases most similar to the request's words;
+// of a maker's cases only the closest counts, so one account weighs as one.
+func (ix *caseIndex) nearest(kept []neighbor, feats []caseFeature, req *Request, p *printer, k int) []neighbor {
 	if ix == nil || len(ix.cases) == 0 || len(feats) == 0 {
-		return nil
+		return kept
 	}
 	sc := ix.scratch()
 	defer ix.release(sc)
@@ -311,12 +339,16 @@ func (ix *caseIndex) nearest(feats []caseFeature, req *Request, p *printer, k in
 	qnorm := 0.0
 	for _, f := range feats {
 		sc.key = f.appendKey(sc.key[:0])
-		w, ok := ix.idf[string(sc.key)]
+		p, ok := ix.post[string(sc.key)]
+		w := p.w
 		if !ok {
-			w = ix.unseenWeight()
+			w = ix.unseen
+			if !ix.ownIDF {
+				w = ix.weight(string(sc.key))
+			}
 		}
 		qnorm += w * w
-		for _, ci := range ix.post[string(sc.key)] {
+		for _, ci := range p.cases {
 			if dot[ci] == 0 { // every weight is positive
 				touched = append(touched, ci)
 			}
@@ -324,16 +356,24 @@ func (ix *caseIndex) nearest(feats []caseFeature, req *Request, p *printer, k in
 		}
 	}
 	qnorm = math.Sqrt(qnorm)
+	inCategory := req.Category != "" && req.Category != "other"
 	out := sc.near[:0]
 	for _, ci := range touched {
 		d := dot[ci]
 		dot[ci] = 0
-		c := &ix.cases[ci]
-		if c.norm == 0 || (req.exclude != "" && (c.id == req.exclude || c.source == req.exclude)) {
+		norm := ix.norms[ci]
+		if norm == 0 {
 			continue
 		}
-		sim := d / (qnorm * c.norm)
-		if req.Category != "" && req.Category != "other" && req.Category == c.category {
+		sim := d / (qnorm * norm)
+		if sim*caseCategoryFit*casePrinterFit < caseMinSim {
+			continue // no fit lifts it to a vote
+		}
+		c := &ix.cases[ci]
+		if req.exclude != "" && (c.id == req.exclude || c.source == req.exclude) {
+			continue
+		}
+		if inCategory && req.Category == c.category {
 			sim *= caseCategoryFit
 		}
 		if p != nil && c.printer == p {
@@ -351,9 +391,9 @@ func (ix *caseIndex) nearest(feats []caseFeature, req *Request, p *printer, k in
 		return a.c.id < b.c.id
 	})
 	var makers map[string]bool
-	kept := make([]neighbor, 0, k)
+	start := len(kept)
 	for _, n := range out {
-		if len(kept) == k {
+		if len(kept)-start == k {
 			break
 		}
 		if m := n.c.maker; m != "" {
@@ -372,12 +412,30 @@ func (ix *caseIndex) nearest(feats []caseFeature, req *Request, p *printer, k in
 
 // caseVote is what the nearest cases say about a request.
 type caseVote struct {
-	mode []float64 // by mode
-	fix  map[[2]int]float64
+	mode []float64          // by mode
+	fix  map[[2]int]float64 // nil when the embedded cases do not vote for fixes
 	// learned are the steps this server's makers confirmed for similar
 	// problems, by reference, and makers how many distinct makers did.
 	learned map[string]float64
 	makers  map[string]int
+}
+
+var caseVotePool sync.Pool // *caseVote, empty
+
+// newCaseVote returns an empty vote over n modes.
+func newCaseVote(n int) *caseVote {
+	v, ok := caseVotePool.Get().(*caseVote)
+	if !ok || len(v.mode) != n {
+		return &caseVote{mode: make([]float64, n)}
+	}
+	return v
+}
+
+// release empties v and hands it back; v must not be used after.
+func (v *caseVote) release() {
+	clear(v.mode)
+	v.fix, v.learned, v.makers = nil, nil, nil
+	caseVotePool.Put(v)
 }
 
 // vote gathers the nearest embedded and server cases of a request. Only
@@ -388,15 +446,19 @@ func (e *Engine) vote(req *Request, toks []token, p *printer) *caseVote {
 	defer fs.release()
 	feats := appendCaseFeatures(fs.feats[:0], toks, fs.seen)
 	fs.feats = feats
-	near := e.cases.nearest(feats, req, p, caseNeighbors)
-	var mine []neighbor
+	near := e.cases.nearest(fs.near[:0], feats, req, p, caseNeighbors)
+	mine := fs.mine[:0]
 	if local := e.local.Load(); local != nil {
-		mine = local.nearest(feats, req, p, caseNeighbors)
+		mine = local.nearest(mine, feats, req, p, caseNeighbors)
 	}
+	fs.near, fs.mine = near, mine
 	if len(near) == 0 && len(mine) == 0 {
 		return nil
 	}
-	v := &caseVote{mode: make([]float64, len(e.kb.modes)), fix: map[[2]int]float64{}}
+	v := newCaseVote(len(e.kb.modes))
+	if caseFixWeight > 0 {
+		v.fix = map[[2]int]float64{}
+	}
 	if len(mine) > 0 {
 		v.learned, v.makers = map[string]float64{}, map[string]int{}
 	}
@@ -449,6 +511,8 @@ type featureScratch struct {
 	feats []caseFeature
 	seen  map[caseFeature]struct{}
 	modes []modeVote // one neighbour's strongest vote per mode
+	near  []neighbor // the nearest embedded cases
+	mine  []neighbor // the nearest of this server's cases
 }
 
 type modeVote struct {
@@ -461,6 +525,8 @@ var featureScratchPool = sync.Pool{New: func() any { return &featureScratch{seen
 func (fs *featureScratch) release() {
 	clear(fs.seen)
 	clear(fs.feats) // keep no description alive
+	clear(fs.near)
+	clear(fs.mine)
 	featureScratchPool.Put(fs)
 }
 

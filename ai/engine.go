@@ -21,12 +21,14 @@ type Engine struct {
 	kb    *knowledge
 	spell *speller
 
-	terms    map[string][]*termEntry // first token -> terms starting with it
-	phrases  []*phraseEntry
-	byPhrase map[string][]int // token -> phrases containing it
-	doc      map[string][]docPosting
-	idf      map[string]float64
-	rank     []int // position of each mode within its category
+	words   map[string]int32 // every word of the terms, phrases and mode texts -> its id
+	byWord  []wordPostings   // by word id
+	phrases []*phraseEntry
+	idf     map[string]float64
+	rank    []int // position of each mode within its category
+
+	resting  map[string]*restingRank // by category, "" for none: the modes a request leaves alone
+	settings []signalModes           // the signals' conditions, each with its modes
 
 	cases     *caseIndex        // the embedded case base
 	local     localCases        // this server's confirmed steps
@@ -48,6 +50,13 @@ type termEntry struct {
 	weight   float64
 	negative bool
 	weak     bool
+}
+
+// wordPostings is what one word of a description can match.
+type wordPostings struct {
+	terms   []*termEntry // terms starting with the word
+	phrases []int        // phrases containing it
+	doc     []docPosting // modes whose texts have it
 }
 
 type phraseEntry struct {
@@ -134,9 +143,7 @@ func newEngineFS(fsys, caseFS fs.FS) (*Engine, error) {
 	e := &Engine{
 		kb:       kb,
 		spell:    newSpeller(english),
-		terms:    map[string][]*termEntry{},
-		byPhrase: map[string][]int{},
-		doc:      map[string][]docPosting{},
+		words:    map[string]int32{},
 		idf:      map[string]float64{},
 		rank:     make([]int, len(kb.modes)),
 		fixByRef: map[string][2]int{},
@@ -177,6 +184,7 @@ func newEngineFS(fsys, caseFS fs.FS) (*Engine, error) {
 		}
 	}
 	e.index()
+	e.indexResting()
 	e.compileFactRules()
 	e.titles = newFixTitles(kb.modes)
 	var cases []Case
@@ -253,7 +261,8 @@ func (e *Engine) index() {
 			pi := len(e.phrases)
 			e.phrases = append(e.phrases, &phraseEntry{mode: mi, toks: toks})
 			for _, t := range toks {
-				e.byPhrase[t] = append(e.byPhrase[t], pi)
+				w := e.word(t)
+				w.phrases = append(w.phrases, pi)
 				e.spell.add(t)
 			}
 		}
@@ -276,7 +285,8 @@ func (e *Engine) index() {
 		if te.weak {
 			te.weight *= weakTermFactor
 		}
-		e.terms[te.seq[0]] = append(e.terms[te.seq[0]], te)
+		w := e.word(te.seq[0])
+		w.terms = append(w.terms, te)
 	}
 
 	// Bag of words over each mode's name, summary, causes and fix titles:
@@ -314,9 +324,21 @@ func (e *Engine) index() {
 	for mi, set := range docs {
 		norm := math.Sqrt(float64(len(set)))
 		for t := range set {
-			e.doc[t] = append(e.doc[t], docPosting{mode: mi, weight: e.idf[t] / norm})
+			w := e.word(t)
+			w.doc = append(w.doc, docPosting{mode: mi, weight: e.idf[t] / norm})
 		}
 	}
+}
+
+// word returns the postings of word t, adding it when new.
+func (e *Engine) word(t string) *wordPostings {
+	id, ok := e.words[t]
+	if !ok {
+		id = int32(len(e.byWord))
+		e.words[t] = id
+		e.byWord = append(e.byWord, wordPostings{})
+	}
+	return &e.byWord[id]
 }
 
 func uniq(list []string) []string {
@@ -448,16 +470,36 @@ func (e *Engine) facts(req *Request) *facts {
 // rankModes scores every mode and returns them best first; boost adds the
 // votes of similar solved cases per mode.
 func (e *Engine) rankModes(req *Request, toks []token, f *facts, boost []float64) []scored {
-	n := len(e.kb.modes)
 	sc := e.rankScratch()
 	defer e.releaseRankScratch(sc)
-	scores := sc.scores(n)
+	e.scoreModes(sc, req, toks, f, boost)
+	ranked := newRanked(len(e.kb.modes))
+	sc.bestFirst(sc.score, e.restingRank(req.Category), ranked)
+	return ranked
+}
+
+// restingRank is the order of the modes a request in category leaves alone.
+func (e *Engine) restingRank(category string) *restingRank {
+	if rest, ok := e.resting[category]; ok {
+		return rest
+	}
+	return e.resting[""]
+}
+
+// scoreModes scores into sc the modes the request touches (sc.hit): the
+// others keep the totals their category gives them.
+func (e *Engine) scoreModes(sc *rankScratch, req *Request, toks []token, f *facts, boost []float64) {
+	scores := sc.score
 
 	// Terms: every occurrence, then per mode the strongest non-overlapping set.
 	matches := sc.matches[:0]
 	defer func() { sc.matches = matches }()
+	ids := sc.wordIDs(e.words, toks)
 	for i, t := range toks {
-		for _, te := range e.terms[t.text] {
+		if ids[i] < 0 {
+			continue // a word no term, phrase or mode text has
+		}
+		for _, te := range e.byWord[ids[i]].terms {
 			end, fuzzy, ok := matchSeq(toks, i, te.seq)
 			if !ok || negated(toks, i, te) {
 				continue
@@ -494,6 +536,7 @@ func (e *Engine) rankModes(req *Request, toks []token, f *facts, boost []float64
 		}
 		counted[c].n++
 		used = append(used, modeSpan{mode: mi, span: m.span})
+		sc.touch(mi)
 		if m.te.negative {
 			if counted[c].n == 1 {
 				scores[mi].total -= negativeWeight
@@ -512,65 +555,162 @@ func (e *Engine) rankModes(req *Request, toks []token, f *facts, boost []float64
 		scores[mi].evidence = append(scores[mi].evidence, ev)
 	}
 
-	distinct := sc.distinct(toks)
+	distinct := sc.distinct(ids)
 	// Phrases: loose bag-of-words match, the best phrase of a mode counts.
 	e.phraseScores(sc, distinct, scores)
 
 	// Bag of words: weak evidence from names, summaries and causes.
-	for _, t := range distinct {
-		for _, p := range e.doc[t] {
+	for _, id := range distinct {
+		for _, p := range e.byWord[id].doc {
+			sc.touch(p.mode)
 			scores[p.mode].weak += docWeight * p.weight
 		}
 	}
+	e.touchBySettings(sc, req, f, boost)
 
-	for i := range scores {
-		m := e.kb.modes[i]
-		s := &scores[i]
-		if m.FilesOnly {
-			continue // ranked by the files' facts alone
+	for _, mi := range sc.hitList {
+		e.settle(int(mi), &scores[mi], req, f, sc.held, boost)
+	}
+}
+
+// settle turns mode i's evidence in s into its total: the description's
+// evidence, the category prior, the signals of the settings (held: which
+// conditions of e.settings hold for f; nil when none), the similar cases'
+// votes (boost, nil for none), the answers, and last the mode's place in
+// its category, which breaks ties.
+func (e *Engine) settle(i int, s *scored, req *Request, f *facts, held []bool, boost []float64) {
+	m := e.kb.modes[i]
+	if m.FilesOnly {
+		return // ranked by the files' facts alone
+	}
+	s.total += s.text + s.weak
+	inCategory := req.Category != "" && req.Category != "other" && m.Category == req.Category
+	if inCategory {
+		s.total += categoryPrior
+	}
+	// Settings make a mode more likely, but without a word of the
+	// description behind it they only break ties.
+	scale := signalScale
+	if s.text == 0 {
+		scale = signalScale / 3
+	}
+	for k := range m.Signals {
+		sig := &m.Signals[k]
+		if held != nil && held[sig.held] != sig.negate {
+			sev := 0.5 // a negated condition has no degree
+			if !sig.negate {
+				sev = f.heldSeverity(sig.When)
+			}
+			s.total += scale * sig.Weight * (0.5 + sev)
 		}
-		s.total += s.text + s.weak
-		inCategory := req.Category != "" && req.Category != "other" && m.Category == req.Category
-		if inCategory {
-			s.total += categoryPrior
+	}
+	vote := 0.0
+	if boost != nil {
+		vote = boost[i]
+	}
+	s.total += caseModeWeight * vote
+	for _, q := range e.kb.questions {
+		if len(req.Answers) == 0 {
+			break
 		}
-		// Settings make a mode more likely, but without a word of the
-		// description behind it they only break ties.
-		scale := signalScale
-		if s.text == 0 {
-			scale = signalScale / 3
+		if ans, ok := req.Answers[q.ID]; ok && s.total > 0 {
+			s.total *= q.factor(ans, i)
 		}
-		for _, sig := range m.Signals {
-			if sig.eval(f) != sig.negate {
-				sev := 0.5 // a negated condition has no degree
-				if !sig.negate {
-					sev = f.heldSeverity(sig.When)
+	}
+	// Ties go to the mode listed first in its category.
+	s.total -= 0.001 * float64(e.rank[i])
+}
+
+// signalModes is one condition of the settings with the modes whose
+// signals it moves: on when it holds, off (negated signals) when not.
+type signalModes struct {
+	cond    string
+	eval    func(*facts) bool
+	on, off []int32
+}
+
+// touchBySettings marks the modes the settings, the similar cases and the
+// answers move: a signal that holds, a vote, an answer's factor.
+func (e *Engine) touchBySettings(sc *rankScratch, req *Request, f *facts, boost []float64) {
+	sc.held = sc.held[:0]
+	for _, c := range e.settings {
+		held := c.eval(f)
+		sc.held = append(sc.held, held)
+		moved := c.off
+		if held {
+			moved = c.on
+		}
+		for _, mi := range moved {
+			sc.touch(int(mi))
+		}
+	}
+	for mi, v := range boost {
+		if v != 0 {
+			sc.touch(mi)
+		}
+	}
+	for _, q := range e.kb.questions {
+		if len(req.Answers) == 0 {
+			break
+		}
+		ans, ok := req.Answers[q.ID]
+		if !ok {
+			continue
+		}
+		for _, effect := range q.effect {
+			for mi := range effect {
+				if q.factor(ans, mi) != 1 {
+					sc.touch(mi)
 				}
-				s.total += scale * sig.Weight * (0.5 + sev)
 			}
 		}
-		vote := 0.0
-		if boost != nil {
-			vote = boost[i]
-		}
-		s.total += caseModeWeight * vote
-		for _, q := range e.kb.questions {
-			if len(req.Answers) == 0 {
-				break
-			}
-			if ans, ok := req.Answers[q.ID]; ok && s.total > 0 {
-				s.total *= q.factor(ans, i)
-			}
-		}
-		// Ties go to the mode listed first in its category.
-		s.total -= 0.001 * float64(e.rank[i])
 	}
-	order := sc.bestFirst(scores)
-	ranked := newRanked(n)
-	for i, o := range order {
-		ranked[i] = scores[o.mode]
+}
+
+// indexResting ranks, for every category and for none, the modes a request
+// leaves alone (no evidence, no signal, no vote, no answer), and groups
+// the modes by the conditions of their signals.
+func (e *Engine) indexResting() {
+	e.resting = map[string]*restingRank{}
+	cats := []string{""}
+	for _, m := range e.kb.modes {
+		if m.Category != "" && m.Category != "other" && !slices.Contains(cats, m.Category) {
+			cats = append(cats, m.Category)
+		}
 	}
-	return ranked
+	for _, c := range cats {
+		req := &Request{Category: c}
+		rest := &restingRank{total: make([]float64, len(e.kb.modes))}
+		for i := range e.kb.modes {
+			s := scored{mode: i}
+			e.settle(i, &s, req, nil, nil, nil)
+			rest.total[i] = s.total
+			rest.order = append(rest.order, rankKey{total: s.total, mode: int32(i)})
+		}
+		slices.SortFunc(rest.order, rankOrder)
+		e.resting[c] = rest
+	}
+	byCond := map[string]int{}
+	for mi, m := range e.kb.modes {
+		for k := range m.Signals {
+			sig := &m.Signals[k]
+			ci, ok := byCond[sig.cond]
+			if !ok {
+				ci = len(e.settings)
+				byCond[sig.cond] = ci
+				e.settings = append(e.settings, signalModes{cond: sig.cond, eval: sig.eval})
+			}
+			sig.held = ci
+			c := &e.settings[ci]
+			switch {
+			case m.FilesOnly: // never ranked by its signals
+			case sig.negate:
+				c.off = append(c.off, int32(mi))
+			default:
+				c.on = append(c.on, int32(mi))
+			}
+		}
+	}
 }
 
 // matchSeq matches a term's token sequence at toks[i], allowing maxGap extra
@@ -606,18 +746,24 @@ func matchSeq(toks []token, i int, seq []string) (end int, fuzzy bool, ok bool) 
 	return j, fuzzy, true
 }
 
-// negators are words that deny the term right after them: "no stringing",
+// negator reports whether w denies the term right after it: "no stringing",
 // "not clogged", "without supports".
-var negators = map[string]bool{"not": true, "no": true, "without": true}
+func negator(w string) bool {
+	switch w {
+	case "not", "no", "without":
+		return true
+	}
+	return false
+}
 
 // negated reports whether the term matched at toks[i] is denied by the word
 // before it in the same clause ("the belt is not loose" does not say "loose").
 // Terms that carry their own negation ("not sticking") are never negated.
 func negated(toks []token, i int, te *termEntry) bool {
-	if i == 0 || toks[i].clause || negators[te.seq[0]] {
+	if i == 0 || toks[i].clause || negator(te.seq[0]) {
 		return false
 	}
-	return negators[toks[i-1].text]
+	return negator(toks[i-1].text)
 }
 
 func rawSpan(toks []token, s span) string {

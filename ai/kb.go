@@ -88,6 +88,7 @@ type kbSignal struct {
 	cond   string            // When without "!", set at load
 	negate bool              // When starts with "!"
 	eval   func(*facts) bool // the condition, set at load
+	held   int               // its condition among the engine's settings, set at build
 }
 
 type kbSource struct {

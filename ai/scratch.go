@@ -9,13 +9,17 @@ import (
 // so that a request allocates little more than its answer. Counters are
 // zero between uses.
 type rankScratch struct {
-	seen    map[string]struct{}
-	words   []string  // distinct token texts, first occurrence first
+	ids     []int32   // per token, its word id; -1 for a word the engine does not know
+	seen    []bool    // per word id: among words; false between uses
+	words   []int32   // distinct known word ids, first occurrence first
 	hits    []int32   // per phrase: distinct words of the request in it
 	touched []int32   // phrases with hits
 	best    []float64 // per mode: its best phrase score
 	modes   []int     // modes with a best phrase score
-	score   []scored  // per mode
+	score   []scored  // per mode; score[i] is scored{mode: i} unless mode i is hit
+	hit     []bool    // per mode: the request touched it
+	hitList []int32   // the modes hit, in the order they were first touched
+	held    []bool    // per condition of the engine's settings: it holds
 	ord     []rankKey // modes, to be sorted
 	tmp     []rankKey // room to merge ord
 	matches []termMatch
@@ -43,7 +47,7 @@ func overlapsInMode(used []modeSpan, mi int, s span) bool {
 	return false
 }
 
-var rankScratchPool = sync.Pool{New: func() any { return &rankScratch{seen: map[string]struct{}{}} }}
+var rankScratchPool = sync.Pool{New: func() any { return &rankScratch{} }}
 
 // rankScratch returns scratch sized for this engine's phrases and modes.
 func (e *Engine) rankScratch() *rankScratch {
@@ -51,28 +55,67 @@ func (e *Engine) rankScratch() *rankScratch {
 	if len(sc.hits) < len(e.phrases) {
 		sc.hits = make([]int32, len(e.phrases))
 	}
-	if len(sc.best) < len(e.kb.modes) {
-		sc.best = make([]float64, len(e.kb.modes))
+	if len(sc.seen) < len(e.byWord) {
+		sc.seen = make([]bool, len(e.byWord))
+	}
+	n := len(e.kb.modes)
+	if len(sc.best) < n {
+		sc.best = make([]float64, n)
+	}
+	if len(sc.score) < n {
+		sc.score = make([]scored, n)
+		for i := range sc.score {
+			sc.score[i] = scored{mode: i}
+		}
+		sc.hit = make([]bool, n)
 	}
 	return sc
 }
 
 func (e *Engine) releaseRankScratch(sc *rankScratch) {
-	clear(sc.seen)
-	clear(sc.score) // no evidence kept alive
+	for _, mi := range sc.hitList {
+		sc.score[mi] = scored{mode: int(mi)} // no evidence kept alive
+		sc.hit[mi] = false
+	}
+	sc.hitList = sc.hitList[:0]
 	sc.words = sc.words[:0]
 	rankScratchPool.Put(sc)
 }
 
-// distinct returns the distinct texts of toks in the order they first
-// occur; the slice is valid until the scratch is released.
-func (sc *rankScratch) distinct(toks []token) []string {
+// touch marks mode mi as one the request says something about: only those
+// modes are scored one by one.
+func (sc *rankScratch) touch(mi int) {
+	if !sc.hit[mi] {
+		sc.hit[mi] = true
+		sc.hitList = append(sc.hitList, int32(mi))
+	}
+}
+
+// wordIDs returns the word id of each token (-1: none); the slice is
+// valid until the scratch is released.
+func (sc *rankScratch) wordIDs(words map[string]int32, toks []token) []int32 {
+	sc.ids = sc.ids[:0]
 	for _, t := range toks {
-		if _, ok := sc.seen[t.text]; ok {
-			continue
+		id, ok := words[t.text]
+		if !ok {
+			id = -1
 		}
-		sc.seen[t.text] = struct{}{}
-		sc.words = append(sc.words, t.text)
+		sc.ids = append(sc.ids, id)
+	}
+	return sc.ids
+}
+
+// distinct returns the distinct known ids of ids in the order they first
+// occur; the slice is valid until the scratch is released.
+func (sc *rankScratch) distinct(ids []int32) []int32 {
+	for _, id := range ids {
+		if id >= 0 && !sc.seen[id] {
+			sc.seen[id] = true
+			sc.words = append(sc.words, id)
+		}
+	}
+	for _, id := range sc.words {
+		sc.seen[id] = false
 	}
 	return sc.words
 }
@@ -80,9 +123,9 @@ func (sc *rankScratch) distinct(toks []token) []string {
 // phraseScores adds to each mode's text score its best phrase: the share
 // of a phrase's words the request has, when that is at least two words and
 // 60 %.
-func (e *Engine) phraseScores(sc *rankScratch, words []string, scores []scored) {
-	for _, t := range words {
-		for _, pi := range e.byPhrase[t] {
+func (e *Engine) phraseScores(sc *rankScratch, words []int32, scores []scored) {
+	for _, id := range words {
+		for _, pi := range e.byWord[id].phrases {
 			if sc.hits[pi] == 0 {
 				sc.touched = append(sc.touched, int32(pi))
 			}
@@ -102,22 +145,11 @@ func (e *Engine) phraseScores(sc *rankScratch, words []string, scores []scored) 
 		}
 	}
 	for _, mi := range sc.modes {
+		sc.touch(mi)
 		scores[mi].text += sc.best[mi]
 		sc.best[mi] = 0
 	}
 	sc.touched, sc.modes = sc.touched[:0], sc.modes[:0]
-}
-
-// scores returns n fresh scores, one per mode in mode order.
-func (sc *rankScratch) scores(n int) []scored {
-	if cap(sc.score) < n {
-		sc.score = make([]scored, n)
-	}
-	sc.score = sc.score[:n]
-	for i := range sc.score {
-		sc.score[i] = scored{mode: i}
-	}
-	return sc.score
 }
 
 // rankKey is a mode and its score, sorted best first.
@@ -137,26 +169,75 @@ func rankOrder(a, b rankKey) int {
 	return int(a.mode - b.mode)
 }
 
-// bestFirst returns the modes of scores best first, ties in mode order.
-func (sc *rankScratch) bestFirst(scores []scored) []rankKey {
-	sc.ord = sc.ord[:0]
+// restingRank is how the modes a request says nothing about rank for one
+// category: their totals come from the category prior and their place in
+// their category alone, so their order is known before any request.
+type restingRank struct {
+	total []float64 // by mode
+	order []rankKey // every mode, best first
+}
+
+// bestFirst writes into ranked (one entry per mode) the modes best first,
+// ties in mode order: the modes the request hit with their scores, sorted,
+// merged into rest's order of the others.
+func (sc *rankScratch) bestFirst(scores []scored, rest *restingRank, ranked []scored) {
+	entry := func(mi int32) scored {
+		if sc.hit[mi] {
+			return scores[mi]
+		}
+		return scored{mode: int(mi), total: rest.total[mi]}
+	}
+	keys := sc.ord[:0]
 	nan := false
-	for i := range scores {
-		t := scores[i].total
-		nan = nan || t != t
-		sc.ord = append(sc.ord, rankKey{total: t, mode: int32(i)})
+	for i := range rest.total {
+		if sc.hit[i] {
+			t := scores[i].total
+			nan = nan || t != t
+			keys = append(keys, rankKey{total: t, mode: int32(i)})
+		}
 	}
 	if nan {
-		// No order among NaNs: sort exactly as the ranking always has.
-		slices.SortFunc(sc.ord, rankOrder)
-		return sc.ord
+		// No order among NaNs: sort every mode exactly as the ranking
+		// always has.
+		keys = keys[:0]
+		for i := range rest.total {
+			keys = append(keys, rankKey{total: entry(int32(i)).total, mode: int32(i)})
+		}
+		slices.SortFunc(keys, rankOrder)
+		for k, key := range keys {
+			ranked[k] = entry(key.mode)
+		}
+		sc.ord = keys
+		return
 	}
-	// Totals and modes order the modes totally, so any sort gives that
-	// order: a stable merge sort on the totals keeps ties in mode order.
-	if cap(sc.tmp) < len(sc.ord) {
-		sc.tmp = make([]rankKey, len(sc.ord))
+	keys = sc.sortByTotal(keys)
+	k, i := 0, 0
+	for _, r := range rest.order {
+		if sc.hit[r.mode] {
+			continue
+		}
+		for ; i < len(keys) && rankOrder(keys[i], r) < 0; i++ {
+			ranked[k] = scores[keys[i].mode]
+			k++
+		}
+		ranked[k] = scored{mode: int(r.mode), total: r.total}
+		k++
 	}
-	src, dst := sc.ord, sc.tmp[:len(sc.ord)]
+	for ; i < len(keys); i++ {
+		ranked[k] = scores[keys[i].mode]
+		k++
+	}
+}
+
+// sortByTotal sorts keys, given in mode order and free of NaNs, best first
+// with ties in mode order. Totals and modes order the modes totally, so any
+// sort gives that order: a stable merge sort on the totals keeps ties in
+// mode order. The result is keys or the scratch's room to merge.
+func (sc *rankScratch) sortByTotal(keys []rankKey) []rankKey {
+	if cap(sc.tmp) < len(keys) {
+		sc.tmp = make([]rankKey, len(keys))
+	}
+	src, dst := keys, sc.tmp[:len(keys)]
 	const run = 8
 	for lo := 0; lo < len(src); lo += run {
 		hi := min(lo+run, len(src))
@@ -245,11 +326,14 @@ func (a *analysis) candidateRoom() []candidateStep {
 // not be used after.
 func (a *analysis) release() {
 	releaseRanked(a.ranked)
+	if a.votes != nil {
+		a.votes.release()
+	}
 	if c := a.cands; c != nil {
 		clear(c[:cap(c)]) // keep no request's text alive
 		candidatePool.Put(&c)
 	}
-	a.ranked, a.cands = nil, nil
+	a.ranked, a.cands, a.votes = nil, nil, nil
 }
 
 // fixSet is a set of the knowledge base's fixes by mode and index, in
