@@ -149,7 +149,7 @@ attack: build
 
 # Fuzz every parser of untrusted input, FUZZTIME each (default 10 minutes).
 FUZZTIME ?= 10m
-FUZZ_TARGETS := photos:FuzzImageHeaders server:FuzzJSONRoutes billing:FuzzParseEvent ai:FuzzAnalyze \
+FUZZ_TARGETS := photos:FuzzImageHeaders server:FuzzJSONRoutes server:FuzzBindTroubleshoot billing:FuzzParseEvent ai:FuzzAnalyze \
 	ai/printerfiles:FuzzStripSecrets ai/printerfiles:FuzzKlipperConfig ai/printerfiles:FuzzKlippyLog \
 	ai/printerfiles:FuzzMarlin ai/printerfiles:FuzzRRF ai/printerfiles:FuzzPrusa ai/printerfiles:FuzzGcode \
 	ai/printerfiles:FuzzRead

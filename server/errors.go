@@ -185,13 +185,25 @@ func fromEchoError(he *echo.HTTPError) *APIError {
 // bindJSON decodes a JSON body strictly enough to give a clear message for
 // every mistake: wrong type names the field, syntax errors say where.
 func bindJSON(c echo.Context, dst any) error {
-	req := c.Request()
-	// No Content-Type is refused too: a cross-site no-cors fetch can send a
-	// body without one (or as text/plain) but never as application/json.
-	if ct := req.Header.Get(echo.HeaderContentType); !strings.HasPrefix(strings.ToLower(strings.TrimSpace(ct)), echo.MIMEApplicationJSON) {
+	if err := requireJSON(c); err != nil {
+		return err
+	}
+	return decodeJSON(c, c.Request().Body, dst)
+}
+
+// requireJSON refuses a body not sent as application/json. No Content-Type
+// is refused too: a cross-site no-cors fetch can send a body without one
+// (or as text/plain) but never as application/json.
+func requireJSON(c echo.Context) error {
+	if ct := c.Request().Header.Get(echo.HeaderContentType); !strings.HasPrefix(strings.ToLower(strings.TrimSpace(ct)), echo.MIMEApplicationJSON) {
 		return apiErr(http.StatusUnsupportedMediaType, CodeUnsupportedType, "Send the body as application/json.")
 	}
-	dec := json.NewDecoder(req.Body)
+	return nil
+}
+
+// decodeJSON decodes the single JSON value body holds into dst.
+func decodeJSON(c echo.Context, body io.Reader, dst any) error {
+	dec := json.NewDecoder(body)
 	if err := dec.Decode(dst); err != nil {
 		if mbe := (*http.MaxBytesError)(nil); errors.As(err, &mbe) {
 			return bodyTooLarge(c, mbe.Limit)

@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"fmt"
+	"net"
 	"testing"
 
 	"github.com/layerfix/layerfix/config"
@@ -91,5 +92,32 @@ func TestSignupsPerNetwork(t *testing.T) {
 	w := ts.do(t, "POST", "/api/auth/signup", `{"email":"one-more@example.com","password":"spaghetti-monster","displayName":"X"}`)
 	if w.Code != 429 {
 		t.Fatalf("sign-up %d from one address in an hour: %d", signupsPerHour+1, w.Code)
+	}
+}
+
+// A plain IPv4 address is counted as itself, without a parse that
+// allocates; every other spelling as net.ParseIP reads it.
+func TestClientNetworkOfIPv4(t *testing.T) {
+	reference := func(ip string) string {
+		a := net.ParseIP(ip)
+		if a == nil {
+			return ip
+		}
+		if v4 := a.To4(); v4 != nil {
+			return v4.String()
+		}
+		return a.String()
+	}
+	for _, ip := range []string{"192.0.2.1", "0.0.0.0", "255.255.255.255", "10.0.0.01", "1.2.3", "1.2.3.4.5", "256.1.1.1",
+		" 1.2.3.4", "1.2.3.4 ", "1.2.3.4%eth0", "::ffff:1.2.3.4", "::ffff:0102:0304", "0:0:0:0:0:ffff:1.2.3.4", "::1.2.3.4", "", "x", "1.2.3.-4"} {
+		if got, want := clientNetwork(ip, 128), reference(ip); got != want {
+			t.Errorf("%q: %q, want %q", ip, got, want)
+		}
+	}
+	if raceDetector {
+		return
+	}
+	if n := testing.AllocsPerRun(100, func() { clientNetwork("192.0.2.1", 64) }); n != 0 {
+		t.Errorf("%.0f allocations for an IPv4 address", n)
 	}
 }

@@ -24,6 +24,8 @@ import (
 // encodedResult is a result's shown fields as JSON; its memory is reused
 // once released.
 type encodedResult struct {
+	// *mem holds {"summary":…,"steps":…,"additionalTips":… : the start of
+	// the response body, which writeResult goes on writing.
 	mem                  *[]byte
 	summary, steps, tips []byte // the JSON of each, in *mem
 }
@@ -42,30 +44,35 @@ func putEncodeMemory(mem *[]byte, b []byte) {
 
 func encodeResult(r *ai.Result) encodedResult {
 	e := encodedResult{mem: encodeMemory.Get().(*[]byte)}
-	b := appendJSONString((*e.mem)[:0], r.Summary)
-	n1 := len(b)
+	b := append((*e.mem)[:0], `{"summary":`...)
+	s := len(b)
+	b = appendJSONString(b, r.Summary)
+	e.summary = b[s:]
+	b = append(b, `,"steps":`...)
+	s = len(b)
 	b = appendSteps(b, r.Steps)
-	n2 := len(b)
+	e.steps = b[s:]
+	b = append(b, `,"additionalTips":`...)
+	s = len(b)
 	b = appendStrings(b, r.AdditionalTips)
+	e.tips = b[s:]
 	*e.mem = b
-	e.summary, e.steps, e.tips = b[:n1], b[n1:n2], b[n2:]
 	return e
 }
 
 // release hands the memory back; e must not be used after.
 func (e encodedResult) release() { putEncodeMemory(e.mem, *e.mem) }
 
+// The pieces of the content a signature covers.
+var contentOpen, contentSteps, contentTips, contentClose = []byte(`{"s":`), []byte(`,"t":`), []byte(`,"a":`), []byte(`}`)
+
 // writeContent writes what a signature covers, what a shared guide shows:
 // the JSON object {"s": summary, "t": steps, "a": additional tips}.
 func (e encodedResult) writeContent(w io.Writer) {
 	// w is a buffer or a hash, which never fail.
-	_, _ = io.WriteString(w, `{"s":`)
-	_, _ = w.Write(e.summary)
-	_, _ = io.WriteString(w, `,"t":`)
-	_, _ = w.Write(e.steps)
-	_, _ = io.WriteString(w, `,"a":`)
-	_, _ = w.Write(e.tips)
-	_, _ = io.WriteString(w, `}`)
+	for _, b := range [...][]byte{contentOpen, e.summary, contentSteps, e.steps, contentTips, e.tips, contentClose} {
+		_, _ = w.Write(b)
+	}
 }
 
 func resultContent(r *ai.Result) []byte {
@@ -76,19 +83,19 @@ func resultContent(r *ai.Result) []byte {
 	return b.Bytes()
 }
 
+// jsonContentType is the Content-Type of every result, one value shared by
+// all: a handler replaces a header but never writes into its value list.
+var jsonContentType = []string{echo.MIMEApplicationJSON}
+
 // writeResult answers 200 with out, whose result enc holds encoded: the
-// JSON c.JSON would write (fields in order, a final newline).
+// JSON c.JSON would write (fields in order, a final newline). The body is
+// written on after enc's own bytes, in enc's memory.
 func writeResult(c echo.Context, out resultJSON, enc encodedResult) error {
 	// The query is parsed only when there is one.
 	if c.Request().URL.RawQuery != "" && c.QueryParams().Has("pretty") || c.Echo().Debug {
 		return c.JSON(http.StatusOK, out)
 	}
-	mem := encodeMemory.Get().(*[]byte)
-	b := append((*mem)[:0], `{"summary":`...)
-	defer func() { putEncodeMemory(mem, b) }()
-	b = append(b, enc.summary...)
-	b = append(append(b, `,"steps":`...), enc.steps...)
-	b = append(append(b, `,"additionalTips":`...), enc.tips...)
+	b := *enc.mem
 	if len(out.Questions) > 0 {
 		b = append(b, `,"questions":[`...)
 		for i, q := range out.Questions {
@@ -115,9 +122,14 @@ func writeResult(c echo.Context, out resultJSON, enc encodedResult) error {
 	}
 	b = appendJSONString(append(b, `,"signature":`...), out.Signature)
 	b = append(b, "}\n"...)
+	*enc.mem = b // released with enc, however much it grew
 	// Its length is known: the body goes unchunked.
-	c.Response().Header()[echo.HeaderContentLength] = []string{strconv.Itoa(len(b))}
-	return c.Blob(http.StatusOK, echo.MIMEApplicationJSON, b)
+	h := c.Response().Header()
+	h[echo.HeaderContentType] = jsonContentType
+	h[echo.HeaderContentLength] = []string{strconv.Itoa(len(b))}
+	c.Response().WriteHeader(http.StatusOK)
+	_, err := c.Response().Write(b)
+	return err
 }
 
 // appendSteps appends steps as encoding/json writes a []ai.Step.

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"math/rand"
+	"net/http"
 	"net/http/httptest"
 	"reflect"
 	"slices"
@@ -144,5 +145,42 @@ func TestResultTypesAreTheOnesEncoded(t *testing.T) {
 		if !slices.Equal(got, want) {
 			t.Errorf("%s has fields tagged %q; server/resultjson.go encodes %q: encode the new ones there", typ, got, want)
 		}
+	}
+}
+
+// discardWriter is a ResponseWriter that keeps nothing but its headers.
+type discardWriter struct{ h http.Header }
+
+func (w discardWriter) Header() http.Header         { return w.h }
+func (w discardWriter) Write(b []byte) (int, error) { return len(b), nil }
+func (w discardWriter) WriteHeader(int)             {}
+
+// Writing an analysis's answer costs its Content-Length and little more:
+// the body is written on in the memory of its encoding.
+func TestWriteResultAllocations(t *testing.T) {
+	if raceDetector {
+		t.Skip("allocations are not counted under the race detector")
+	}
+	res, err := sharedEngine(t).Analyze(context.Background(), ai.Request{Category: "stringing",
+		Description: "Lots of thin strings between the two towers, PETG on my Ender 3", PrinterBrand: "Creality Ender 3 V2"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := resultJSON{Result: res, RefineToken: "1767225600.abc", Signature: "sig"}
+	e := echo.New()
+	req := httptest.NewRequest("POST", "/api/troubleshoot", nil)
+	w := discardWriter{http.Header{}}
+	c := e.NewContext(req, w)
+	allocs := testing.AllocsPerRun(100, func() {
+		clear(w.h)
+		c.Reset(req, w)
+		enc := encodeResult(res)
+		if err := writeResult(c, out, enc); err != nil {
+			t.Fatal(err)
+		}
+		enc.release()
+	})
+	if allocs > 2 {
+		t.Errorf("%.0f allocations, want at most 2", allocs)
 	}
 }

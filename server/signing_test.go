@@ -91,8 +91,8 @@ func TestSigningAllocations(t *testing.T) {
 			t.Fatal(err)
 		}
 	})
-	if allocs > 6 {
-		t.Errorf("signing a result and a refine token: %.0f allocations, want at most 6", allocs)
+	if allocs > 2 {
+		t.Errorf("signing a result and a refine token: %.0f allocations, want at most 2", allocs)
 	}
 }
 

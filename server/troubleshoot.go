@@ -52,7 +52,13 @@ type troubleshootRequest struct {
 // (v embeds in) and checks them: a message per bad field, the attachments,
 // or the error to answer at once (bad JSON, attachments over their limit).
 func bindAnalysis(c echo.Context, v any, in *troubleshootRequest) (map[string]string, []store.Attachment, error) {
-	if err := bindJSON(c, v); err != nil {
+	var err error
+	if v == any(in) { // the anonymous analysis itself, whose plain form has a decoder of its own
+		err = bindTroubleshoot(c, in)
+	} else {
+		err = bindJSON(c, v)
+	}
+	if err != nil {
 		return nil, nil, err
 	}
 	fields := in.validate()

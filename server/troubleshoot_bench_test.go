@@ -1,6 +1,8 @@
 package server
 
 import (
+	"context"
+	"encoding/json"
 	"io"
 	"log/slog"
 	"net/http"
@@ -33,6 +35,39 @@ func BenchmarkTroubleshoot(b *testing.B) {
 		b.Fatal(err)
 	}
 	benchPost(b, s.Handler(), "/api/troubleshoot", benchTroubleshootBody)
+}
+
+// BenchmarkTroubleshootEdge is BenchmarkTroubleshoot with the engine's
+// answer worked out once: the server's own share of an analysis (the
+// middleware, decoding and checks, encoding, signing, writing).
+func BenchmarkTroubleshootEdge(b *testing.B) {
+	engine := sharedEngine(b)
+	var in troubleshootRequest
+	if err := json.Unmarshal([]byte(benchTroubleshootBody), &in); err != nil {
+		b.Fatal(err)
+	}
+	in.validate()
+	req := in.request()
+	req.PrinterBrand = in.PrinterBrand
+	res, err := engine.Analyze(context.Background(), req)
+	if err != nil {
+		b.Fatal(err)
+	}
+	cfg := testConfig(b, map[string]string{"LAYERFIX_ANON_MONTHLY_LIMIT": "unlimited", "LAYERFIX_NETWORK_MONTHLY_LIMIT": "unlimited"})
+	log := slog.New(slog.NewTextHandler(io.Discard, &slog.HandlerOptions{Level: slog.LevelError}))
+	s, err := New(cfg, Deps{Store: storetest.Open(b), Analyzer: answered{res}, Refiner: engine, Frontend: testFrontend, Logger: log})
+	if err != nil {
+		b.Fatal(err)
+	}
+	benchPost(b, s.Handler(), "/api/troubleshoot", benchTroubleshootBody)
+}
+
+// answered answers every request with a copy of one result.
+type answered struct{ res *ai.Result }
+
+func (a answered) Analyze(context.Context, ai.Request) (*ai.Result, error) {
+	res := *a.res
+	return &res, nil
 }
 
 func BenchmarkBareEcho(b *testing.B) {

@@ -120,7 +120,7 @@ func (f *issueFields) normalize(fields map[string]string) {
 		case textcheck.Problem("Material", m, false) != "":
 			fields["material"] = textcheck.Problem("Material", m, false)
 		default:
-			f.Material = &m
+			*f.Material = m // the decoded value's own memory
 		}
 	}
 	checkSlicer(f.SlicerSettings, fields)
