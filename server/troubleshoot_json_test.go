@@ -160,7 +160,10 @@ func TestBindTroubleshootAllocations(t *testing.T) {
 	allocs := testing.AllocsPerRun(100, func() {
 		body.Reset(benchTroubleshootBody)
 		var in troubleshootRequest
-		if _, _, err := bindAnalysis(c, &in, &in); err != nil {
+		if err := bindTroubleshoot(c, &in); err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := in.check(); err != nil {
 			t.Fatal(err)
 		}
 	})
@@ -206,4 +209,26 @@ func BenchmarkBindAnalysis(b *testing.B) {
 			}
 		})
 	}
+}
+
+// FuzzDecodePlainAnalysis: whatever body the hand decoder takes, it
+// decodes as encoding/json does (the cheap half of FuzzBindTroubleshoot,
+// so the fuzzer gets through many more bodies).
+func FuzzDecodePlainAnalysis(f *testing.F) {
+	for _, body := range analysisBodies() {
+		f.Add([]byte(body))
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		got, ok := decodePlainAnalysis(body)
+		if !ok {
+			return
+		}
+		var want troubleshootRequest
+		if err := json.Unmarshal(body, &want); err != nil {
+			t.Fatalf("%q: decoded by hand, but encoding/json says %v", body, err)
+		}
+		if !reflect.DeepEqual(got, want) || fmt.Sprint(json.Marshal(got)) != fmt.Sprint(json.Marshal(want)) {
+			t.Fatalf("%q:\n got  %+v\n want %+v", body, got, want)
+		}
+	})
 }
