@@ -3,6 +3,7 @@ package ai
 import (
 	"context"
 	"encoding/json"
+	"math/rand/v2"
 	"sync"
 	"testing"
 )
@@ -75,8 +76,7 @@ func TestReusedMemoryKeepsAnswersApart(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for k := range reqs {
-				i := (k*7 + w*len(reqs)/workers) % len(reqs) // each worker in its own order
+			for _, i := range rand.New(rand.NewPCG(uint64(w), 1)).Perm(len(reqs)) { // each worker in its own order
 				a := answerOf(t, e, reqs[i])
 				if got := a.json(t); got != want[i] {
 					t.Errorf("request %d analysed among others:\n got  %s\n want %s", i, got, want[i])
