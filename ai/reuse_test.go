@@ -3,7 +3,9 @@ package ai
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"math/rand/v2"
+	"strings"
 	"sync"
 	"testing"
 )
@@ -48,9 +50,10 @@ func answerOf(t *testing.T, e *Engine, req Request) answer {
 }
 
 // TestReusedMemoryKeepsAnswersApart: many different requests analysed at
-// once on one engine (sharing its reused analyses, rankings, votes and
-// scratch) get exactly a fresh engine's answers, and no answer changes
-// after later requests reuse the memory of the analysis that made it.
+// once on one engine that knows confirmed cases of its server (sharing its
+// reused analyses, rankings, votes and scratch) get exactly a fresh
+// engine's answers, and no answer changes after later requests reuse the
+// memory of the analysis that made it.
 func TestReusedMemoryKeepsAnswersApart(t *testing.T) {
 	reqs := reuseRequests(t)
 	if testing.Short() {
@@ -60,13 +63,34 @@ func TestReusedMemoryKeepsAnswersApart(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := make([]string, len(reqs))
-	for i, r := range reqs {
-		want[i] = answerOf(t, fresh, r).json(t)
-	}
 	e, err := NewEngine()
 	if err != nil {
 		t.Fatal(err)
+	}
+	// Both engines know the same confirmed cases of this server, so that
+	// learned steps and their makers vote too.
+	var local []Case
+	for i := 0; i < len(reqs); i += 3 {
+		r := reqs[i]
+		res := answerOf(t, fresh, r)
+		local = append(local, Case{ID: fmt.Sprint("local-", i), Category: r.Category, Description: r.Description, Material: r.Material,
+			Printer: r.PrinterBrand, Steps: res.S[:min(len(res.S), 2)], Maker: fmt.Sprint("maker-", i%5)})
+	}
+	for _, en := range []*Engine{fresh, e} {
+		if err := en.SetLocalCases(local); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := make([]string, len(reqs))
+	learned := 0
+	for i, r := range reqs {
+		want[i] = answerOf(t, fresh, r).json(t)
+		if strings.Contains(want[i], "on this server confirmed") {
+			learned++
+		}
+	}
+	if learned == 0 {
+		t.Fatal("no answer has a learned step")
 	}
 	const workers = 4
 	kept := make([]map[int]answer, workers) // by worker, by request
