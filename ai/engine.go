@@ -925,9 +925,10 @@ func (a *analysis) fixDescription(f *kbFix, own ownNumbers) string {
 	return truncateRunes(string(b), maxDescRune)
 }
 
+// sentence is s trimmed, with a full stop unless it ends one already.
 func sentence(s string) string {
 	s = strings.TrimSpace(s)
-	if s != "" && !strings.ContainsAny(s[len(s)-1:], ".!?") {
+	if s != "" && !endsSentence(s[len(s)-1]) {
 		s += "."
 	}
 	return s
@@ -937,11 +938,14 @@ func sentence(s string) string {
 func appendSentence(b []byte, s string) []byte {
 	s = strings.TrimSpace(s)
 	b = append(b, s...)
-	if s != "" && !strings.ContainsAny(s[len(s)-1:], ".!?") {
+	if s != "" && !endsSentence(s[len(s)-1]) {
 		b = append(b, '.')
 	}
 	return b
 }
+
+// endsSentence reports whether a text ending in c ends a sentence.
+func endsSentence(c byte) bool { return c == '.' || c == '!' || c == '?' }
 
 // steps builds the ordered steps and returns the rule steps that made it in.
 func (a *analysis) steps() ([]Step, []ruleStep) {

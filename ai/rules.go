@@ -758,7 +758,7 @@ func (d *description) note(b []byte, v string, opening ...string) []byte {
 		b = append(b, s...)
 	}
 	b = bytes.TrimRightFunc(append(b, v...), unicode.IsSpace)
-	if c := b[len(b)-1]; c != '.' && c != '!' && c != '?' {
+	if !endsSentence(b[len(b)-1]) {
 		b = append(b, '.')
 	}
 	return d.end(b)

@@ -49,18 +49,18 @@ type troubleshootRequest struct {
 }
 
 // bindAnalysis decodes a body that carries an anonymous analysis's inputs
-// (v embeds in) and checks them: a message per bad field, the attachments,
-// or the error to answer at once (bad JSON, attachments over their limit).
+// (v embeds in) and checks them (troubleshootRequest.check).
 func bindAnalysis(c echo.Context, v any, in *troubleshootRequest) (map[string]string, []store.Attachment, error) {
-	var err error
-	if v == any(in) { // the anonymous analysis itself, whose plain form has a decoder of its own
-		err = bindTroubleshoot(c, in)
-	} else {
-		err = bindJSON(c, v)
-	}
-	if err != nil {
+	if err := bindJSON(c, v); err != nil {
 		return nil, nil, err
 	}
+	return in.check()
+}
+
+// check checks the decoded inputs of an anonymous analysis: a message per
+// bad field, the attachments, or the error to answer at once (attachments
+// over their limit).
+func (in *troubleshootRequest) check() (map[string]string, []store.Attachment, error) {
 	fields := in.validate()
 	atts, aerr := in.checkAttachments(fields)
 	if aerr != nil {
@@ -108,7 +108,10 @@ func (t *troubleshootAPI) troubleshoot(c echo.Context) (err error) {
 	}
 	defer release()
 	var in troubleshootRequest
-	fields, atts, err := bindAnalysis(c, &in, &in)
+	if err := bindTroubleshoot(c, &in); err != nil { // the analysis alone has a decoder of its own
+		return err
+	}
+	fields, atts, err := in.check()
 	if err != nil {
 		return err
 	}

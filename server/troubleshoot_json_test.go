@@ -1,6 +1,8 @@
 package server
 
 import (
+	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -64,7 +66,8 @@ func checkSameBinding(t testing.TB, body string) {
 		if !reflect.DeepEqual(gotErr, wantErr) {
 			t.Fatalf("%s %q: error %#v, want %#v", d.name, body, gotErr, wantErr)
 		}
-		if wantErr == nil && !reflect.DeepEqual(got, want) {
+		// JSON tells -0 from 0, which reflect.DeepEqual does not.
+		if wantErr == nil && (!reflect.DeepEqual(got, want) || fmt.Sprint(json.Marshal(got)) != fmt.Sprint(json.Marshal(want))) {
 			t.Fatalf("%s %q:\n got  %+v\n want %+v", d.name, body, got, want)
 		}
 	}
@@ -98,6 +101,15 @@ func analysisBodies() []string {
 		`{"category":"a\"b","description":"é\n` + "\xff" + `"}`,
 		`{"description":"` + strings.Repeat("long enough ", 200) + `"}`,
 		`{"ca\u0074egory":"x"}`, `{"category\"":"x"}`,
+		"\f{}", "{\v}", "\u00a0{}", "{}\u00a0", "{\u2028}", `{"":1}`, `{"` + "\xff" + `":1}`, `{"category":"` + "\x7f" + `"}`,
+		base + `,"nozzleTemp":-0.0,"bedTemp":0.1e1,"infill":1e0001}`, base + `,"nozzleTemp":1e308}`, base + `,"nozzleTemp":1.8e308}`,
+		base + `,"nozzleTemp":2.2250738585072011e-308}`, base + `,"nozzleTemp":4.9e-324}`, base + `,"nozzleTemp":5e-325}`,
+		base + `,"nozzleTemp":00}`, base + `,"nozzleTemp":-01}`, base + `,"nozzleTemp":-0}`, base + `,"nozzleTemp":1.5e-}`,
+		base + `,"nozzleTemp":` + strings.Repeat("9", 400) + `}`, base + `,"nozzleTemp":0.` + strings.Repeat("0", 400) + `1}`,
+		base + `,"nozzleTemp":1` + strings.Repeat("0", 5000) + `e-5000}`,
+		base + `,"material":null,"material":"PLA"}`, base + `,"material":"PLA","Material":null}`, base + `,"images":[ "a" , "b" ]}`,
+		base + `,"images":[""]}`, base + `,"images":[null]}`, base + `,"images":["a"],"IMAGES":["b"]}`, base + `,"images":["\ud83d\ude00"]}`,
+		`{"category":null,"description":null,"printerBrand":null,"material":null,"nozzleTemp":null,"images":null}`,
 	}
 	values := []string{`"x"`, `""`, `1`, `-2.5e3`, `true`, `false`, `null`, `[]`, `{}`, `["a"]`, `["a",null]`, `[1]`, `["a",]`, `[,]`, `["a" "b"]`,
 		`{"nozzleDiameter":0.4}`, `{"width":1,"height":2}`, `[{"name":"a.log","text":"x"}]`, `nul`, `tru`, `"\u00e9"`}
@@ -148,7 +160,10 @@ func TestBindTroubleshootAllocations(t *testing.T) {
 	allocs := testing.AllocsPerRun(100, func() {
 		body.Reset(benchTroubleshootBody)
 		var in troubleshootRequest
-		if _, _, err := bindAnalysis(c, &in, &in); err != nil {
+		if err := bindTroubleshoot(c, &in); err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := in.check(); err != nil {
 			t.Fatal(err)
 		}
 	})
@@ -194,4 +209,26 @@ func BenchmarkBindAnalysis(b *testing.B) {
 			}
 		})
 	}
+}
+
+// FuzzDecodePlainAnalysis: whatever body the hand decoder takes, it
+// decodes as encoding/json does (the cheap half of FuzzBindTroubleshoot,
+// so the fuzzer gets through many more bodies).
+func FuzzDecodePlainAnalysis(f *testing.F) {
+	for _, body := range analysisBodies() {
+		f.Add([]byte(body))
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		got, ok := decodePlainAnalysis(body)
+		if !ok {
+			return
+		}
+		var want troubleshootRequest
+		if err := json.Unmarshal(body, &want); err != nil {
+			t.Fatalf("%q: decoded by hand, but encoding/json says %v", body, err)
+		}
+		if !reflect.DeepEqual(got, want) || fmt.Sprint(json.Marshal(got)) != fmt.Sprint(json.Marshal(want)) {
+			t.Fatalf("%q:\n got  %+v\n want %+v", body, got, want)
+		}
+	})
 }
